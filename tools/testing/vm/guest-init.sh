@@ -1,0 +1,168 @@
+#!/bin/bash
+# PID 1 of a smcr test VM, exec'd by the initramfs after switch_root into
+# the host root (read-only 9p). Sets up networking and Soft-RoCE, runs the
+# command that tools/testing/vm/run put into the shared scratch dir, records
+# its exit status, checks kmemleak (debug kernel) and the taint flags, and
+# powers the VM off.
+#
+# Everything printed here goes to the serial console (vm-<role>.log on the
+# host). Lines starting with "SMCR-" are markers that `run` parses.
+# The command's own stdout/stderr go to $SMCR_SHARED/<role>.out.
+#
+# Kernel command line parameters (set by `run`): smcr.role=a|b, smcr.vms=1|2,
+# smcr.kernel=6.12|6.1|debug, smcr.tree=PATH, smcr.timeout=SEC,
+# smcr.kdir=PATH (debug kernel build tree).
+#
+# No `set -e`: PID 1 must always reach the poweroff at the end.
+set -uo pipefail
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C.UTF-8 TERM=dumb
+shared=/run/smcr-shared
+
+role=a vms=2 kernel=unknown tree='' timeout=600 kdir=''
+read -r -a cmdline </proc/cmdline
+for p in "${cmdline[@]}"; do
+	case $p in
+	smcr.role=*) role=${p#*=} ;;
+	smcr.vms=*) vms=${p#*=} ;;
+	smcr.kernel=*) kernel=${p#*=} ;;
+	smcr.tree=*) tree=${p#*=} ;;
+	smcr.timeout=*) timeout=${p#*=} ;;
+	smcr.kdir=*) kdir=${p#*=} ;;
+	esac
+done
+
+log() { echo "smcr-vm[$role]: $*"; }
+
+poweroff_now() {
+	sync
+	/run/smcr/busybox poweroff -f
+	echo o >/proc/sysrq-trigger
+	sleep 30
+}
+
+kver=$(uname -r)
+hostname "smcr-$role" 2>/dev/null
+echo "SMCR-TAINT-START $(cat /proc/sys/kernel/tainted)"
+cat /proc/sys/kernel/tainted >"$shared/$role.taint-start"
+log "kernel $kver ($kernel), role $role of $vms VM(s), up $(cut -d' ' -f1 /proc/uptime) s"
+
+# ---------------------------------------------------------------- network
+# NICs are identified by MAC (set by `run`): 52:54:00:5c:0<vm>:0<nic>,
+# vm 1 = a, 2 = b; nic 0 -> eth0, nic 1 -> eth1.
+if [[ $role == a ]]; then me=1 peer=2; else me=2 peer=1; fi
+modprobe virtio_net 2>/dev/null
+ip link set lo up
+declare -A want=(["52:54:00:5c:0$me:00"]=eth0 ["52:54:00:5c:0$me:01"]=eth1)
+# Two passes (rename to temporary names first) so eth0 <-> eth1 swaps work.
+for pass in 1 2; do
+	for d in /sys/class/net/*; do
+		dev=${d##*/}
+		mac=$(cat "$d/address" 2>/dev/null) || continue
+		target=${want[$mac]-}
+		[[ -n $target && $dev != "$target" ]] || continue
+		[[ $pass == 1 ]] && target=smcrtmp${target#eth}
+		ip link set dev "$dev" down
+		ip link set dev "$dev" name "$target" || log "warning: cannot rename $dev to $target"
+	done
+done
+for i in 0 1; do
+	[[ -e /sys/class/net/eth$i ]] || log "error: no NIC with MAC 52:54:00:5c:0$me:0$i"
+	# No router solicitations etc. leaving the link; addresses below only.
+	sysctl -qw "net.ipv6.conf.eth$i.accept_ra=0" "net.ipv6.conf.eth$i.autoconf=0" 2>/dev/null
+done
+ip addr add "192.0.2.$me/24" dev eth0
+ip -6 addr add "2001:db8::$me/64" dev eth0 nodad
+ip addr add "198.18.0.$me/24" dev eth1
+ip link set eth0 up
+ip link set eth1 up
+
+# ---------------------------------------------------------------- Soft-RoCE
+rxe=1
+if ! modprobe rdma_rxe; then
+	log "warning: modprobe rdma_rxe failed: no Soft-RoCE on this kernel (SMCR_RXE=0)"
+	rxe=0
+else
+	for i in 0 1; do
+		if ! rdma link add "rxe$i" type rxe netdev "eth$i"; then
+			log "warning: rdma link add rxe$i failed (SMCR_RXE=0)"
+			rxe=0
+		fi
+	done
+fi
+[[ $rxe == 1 ]] && log "rxe0/rxe1 up: $(rdma link show | tr '\n' ';')"
+
+# ---------------------------------------------------------------- kmemleak
+kml=/sys/kernel/debug/kmemleak
+if [[ -w $kml ]]; then
+	# Forget whatever the boot itself leaked: only leaks from the command
+	# should fail the run.
+	echo scan >"$kml"
+	boot_leaks=$(grep -c '^unreferenced object' "$kml")
+	echo clear >"$kml"
+	log "kmemleak: $boot_leaks suspect(s) from boot cleared"
+fi
+
+# ---------------------------------------------------------------- command
+peer_role=b
+[[ $role == b ]] && peer_role=a
+peer_n=$peer
+[[ $vms == 1 ]] && peer_n=2 # (no peer VM; addresses of the absent peer)
+if [[ $kernel == debug && -n $kdir ]]; then ksrc=$kdir; else ksrc=/lib/modules/$kver/build; fi
+cmd_env=(
+	PATH="$PATH" HOME=/tmp LANG=C.UTF-8 TERM=dumb
+	SMCR_ROLE="$role" SMCR_PEER_ROLE="$peer_role" SMCR_VMS="$vms"
+	SMCR_LOCAL_IP="192.0.2.$me" SMCR_PEER_IP="192.0.2.$peer_n"
+	SMCR_LOCAL_IP6="2001:db8::$me" SMCR_PEER_IP6="2001:db8::$peer_n"
+	SMCR_LOCAL_IP2="198.18.0.$me" SMCR_PEER_IP2="198.18.0.$peer_n"
+	SMCR_KERNEL="$kernel" SMCR_KVER="$kver" SMCR_RXE="$rxe"
+	SMCR_TREE="$tree" SMCR_MODDIR="$tree/build/mod/$kver" SMCR_TOOLS="$tree/build/tools"
+	SMCR_SHARED="$shared" SMCR_KDIR="$ksrc" SMCR_TIMEOUT="$timeout"
+	SMCR_LIB="$tree/tools/testing/vm/lib.sh"
+)
+
+# Watchdog: on timeout dump blocked tasks and all task stacks, then reboot
+# (QEMU runs with -no-reboot, so it exits).
+(
+	sleep "$timeout"
+	echo "SMCR-WATCHDOG command exceeded ${timeout}s: sysrq w, t, then b"
+	echo "$timeout" >"$shared/$role.timeout"
+	echo w >/proc/sysrq-trigger
+	echo t >/proc/sysrq-trigger
+	sleep 5
+	sync
+	echo b >/proc/sysrq-trigger
+) &
+wd=$!
+
+log "running command (timeout ${timeout}s) at $(cut -d' ' -f1 /proc/uptime) s"
+echo "SMCR-CMD-START"
+(cd "$tree" && exec env -i "${cmd_env[@]}" /bin/bash "$shared/cmd.sh") \
+	>>"$shared/$role.out" 2>&1 </dev/null
+rc=$?
+kill "$wd" 2>/dev/null
+echo "SMCR-CMD-END rc=$rc"
+log "command exited $rc at $(cut -d' ' -f1 /proc/uptime) s"
+
+if [[ -w $kml ]]; then
+	# Two scans a few seconds apart: objects freed late (RCU, workqueues)
+	# are not reported as leaks.
+	echo scan >"$kml"
+	sleep 5
+	echo scan >"$kml"
+	leaks=$(cat "$kml")
+	if [[ -n $leaks ]]; then
+		echo "SMCR-KMEMLEAK-BEGIN"
+		echo "$leaks"
+		echo "SMCR-KMEMLEAK-END"
+	fi
+	log "kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") leak(s)"
+fi
+
+cat /proc/sys/kernel/tainted >"$shared/$role.taint-end"
+echo "SMCR-TAINT-END $(cat /proc/sys/kernel/tainted)"
+# The exit status is written last: its presence means the run completed.
+echo "$rc" >"$shared/$role.rc"
+echo "SMCR-DONE rc=$rc"
+poweroff_now
