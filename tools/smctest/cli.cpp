@@ -1,0 +1,247 @@
+#include "cli.hpp"
+
+#include <sys/socket.h>
+
+#include "smcr/addr.hpp"
+#include "smcr/args.hpp"
+#include "smcr/reasons.hpp"
+
+namespace smctest {
+
+using smcr::ArgError;
+
+const char *mode_name(Mode m)
+{
+	switch (m) {
+	case Mode::Sink: return "sink";
+	case Mode::Echo: return "echo";
+	case Mode::Source: return "source";
+	case Mode::Duplex: return "duplex";
+	}
+	return "?";
+}
+
+std::string usage()
+{
+	return R"(usage: smctest COMMAND [OPTIONS]
+
+commands:
+  server   listen on --port, accept --conns connections and serve --mode
+  client   connect to --addr/--port --conns times and drive --mode
+  probe    NAME --role server|client ...   semantic probe (probe --list)
+  diag     list AF_SMC sockets via sock_diag (like ss)
+  hold     open an AF_SMC socket (listening on --port if given) and sleep
+  help
+
+common options:
+  --family smc|tcp     AF_SMC (default) or plain AF_INET/AF_INET6 TCP
+  --ipv6               IPv6 (SMCPROTO_SMC6 for smc); implied by an IPv6 address
+  --addr ADDR          peer address (client, probes)
+  --bind ADDR          server bind address (default any)
+  --port N
+  --timeout DUR        watchdog: exit 1 if still running after DUR (e.g. 60s)
+  --ready-file PATH    server/hold/probe server: create PATH once listening
+  -v/--verbose, -q/--quiet
+
+data (server and client must agree on --mode, --bytes, --seed):
+  --mode sink|echo|source|duplex
+        sink:   client sends --bytes, half-closes; server reads to EOF and
+                replies "SMCTEST-SINK bytes=N fnv=HEX"; client compares
+        echo:   server echoes; client compares what came back
+        source: server sends --bytes (pattern of --seed) and closes
+        duplex: both send --bytes at once (client seed S, server seed S+1)
+                and both verify what they receive
+  --bytes SIZE (default 1M; K/M/G suffixes)  --msgsize SIZE (default 64K)
+  --seed N (default 1)
+  --io block|poll      blocking I/O (helper thread for the send side) or a
+                       nonblocking poll() loop
+  --conns N            connections (client: concurrent threads)
+  --concurrent         server: handle connections in parallel threads
+
+connection setup:
+  --connect block|poll|epoll   client: blocking, or nonblocking connect with
+                       EINPROGRESS + poll/epoll + SO_ERROR
+  --retry DUR          client: retry ECONNREFUSED for up to DUR
+  --hold DUR           client: stay connected and idle for DUR before the data
+  --accept block|nonblock      server: blocking accept or nonblocking + poll
+  --accept4-flags nonblock,cloexec   flags for accept4 (verified via fcntl)
+  --backlog N
+
+assertions on the AF_SMC socket (checked via sock_diag before close):
+  --expect-mode fallback|smcr
+  --expect-reason CODE     exact smc_diag_fallback.reason (hex or name)
+  --expect-peer-diag CODE  exact smc_diag_fallback.peer_diagnosis
+  --expect-fallback-any    fallback with any reason != 0
+
+diag options:
+  --kv                 key=value lines (for scripts)
+  --summary            human summary of fallback reasons
+  --port N             only sockets with this local or peer port
+
+exit status: 0 ok, 1 failure (data mismatch, failed expectation, error),
+             2 usage error, 4 skipped (probe not applicable)
+)";
+}
+
+namespace {
+
+Mode parse_mode(const std::string &v)
+{
+	if (v == "sink") return Mode::Sink;
+	if (v == "echo") return Mode::Echo;
+	if (v == "source") return Mode::Source;
+	if (v == "duplex") return Mode::Duplex;
+	throw ArgError("bad --mode '" + v + "' (sink|echo|source|duplex)");
+}
+
+int parse_accept4_flags(const std::string &v)
+{
+	int flags = 0;
+	size_t start = 0;
+	while (start <= v.size()) {
+		size_t end = v.find(',', start);
+		std::string tok = v.substr(start, end == std::string::npos ? std::string::npos : end - start);
+		if (tok == "nonblock")
+			flags |= SOCK_NONBLOCK;
+		else if (tok == "cloexec")
+			flags |= SOCK_CLOEXEC;
+		else if (tok == "none" || tok == "0")
+			;
+		else
+			throw ArgError("bad --accept4-flags token '" + tok + "' (nonblock,cloexec,none)");
+		if (end == std::string::npos)
+			break;
+		start = end + 1;
+	}
+	return flags;
+}
+
+uint32_t parse_reason(const std::string &opt, const std::string &v)
+{
+	auto r = smcr::reason_parse(v);
+	if (!r)
+		throw ArgError(opt + ": bad reason code '" + v + "'");
+	return *r;
+}
+
+} // namespace
+
+Config parse_cli(const std::vector<std::string> &args)
+{
+	Config c;
+	if (args.empty())
+		throw ArgError("missing command");
+	const std::string &cmd = args[0];
+	std::vector<std::string> rest(args.begin() + 1, args.end());
+	if (cmd == "server") c.cmd = Command::Server;
+	else if (cmd == "client") c.cmd = Command::Client;
+	else if (cmd == "diag") c.cmd = Command::Diag;
+	else if (cmd == "hold") c.cmd = Command::Hold;
+	else if (cmd == "help" || cmd == "--help" || cmd == "-h") { c.cmd = Command::Help; return c; }
+	else if (cmd == "probe") {
+		c.cmd = Command::Probe;
+		if (!rest.empty() && !rest[0].starts_with("-")) {
+			c.probe = rest[0];
+			rest.erase(rest.begin());
+		}
+	} else
+		throw ArgError("unknown command '" + cmd + "'");
+
+	smcr::ArgCursor a(rest);
+	bool port_set = false;
+	while (!a.done()) {
+		std::string o = a.next();
+		if (o == "--family") {
+			std::string v = a.value();
+			if (v == "smc") c.family = Family::Smc;
+			else if (v == "tcp") c.family = Family::Tcp;
+			else throw ArgError("bad --family '" + v + "' (smc|tcp)");
+		} else if (o == "--ipv6" || o == "-6") c.ipv6 = true;
+		else if (o == "--addr") c.addr = a.value();
+		else if (o == "--bind") c.bind = a.value();
+		else if (o == "--port") {
+			uint64_t p = a.value_u64();
+			if (p > 65535) throw ArgError("--port out of range");
+			c.port = static_cast<uint16_t>(p);
+			port_set = true;
+		} else if (o == "--role") {
+			std::string v = a.value();
+			if (v == "server") c.role = Role::Server;
+			else if (v == "client") c.role = Role::Client;
+			else throw ArgError("bad --role '" + v + "' (server|client)");
+		} else if (o == "--mode") c.mode = parse_mode(a.value());
+		else if (o == "--bytes") c.bytes = a.value_size();
+		else if (o == "--msgsize") {
+			c.msgsize = a.value_size();
+			if (c.msgsize == 0 || c.msgsize > (64u << 20)) throw ArgError("--msgsize must be 1..64M");
+		} else if (o == "--seed") c.seed = a.value_u64();
+		else if (o == "--conns") {
+			uint64_t n = a.value_u64();
+			if (n == 0 || n > 10000) throw ArgError("--conns must be 1..10000");
+			c.conns = static_cast<unsigned>(n);
+		} else if (o == "--concurrent") c.concurrent = true;
+		else if (o == "--backlog") c.backlog = static_cast<unsigned>(a.value_u64());
+		else if (o == "--connect") {
+			std::string v = a.value();
+			if (v == "block") c.connect = ConnectMode::Block;
+			else if (v == "poll") c.connect = ConnectMode::Poll;
+			else if (v == "epoll") c.connect = ConnectMode::Epoll;
+			else throw ArgError("bad --connect '" + v + "' (block|poll|epoll)");
+		} else if (o == "--accept") {
+			std::string v = a.value();
+			if (v == "block") c.accept = AcceptMode::Block;
+			else if (v == "nonblock") c.accept = AcceptMode::Nonblock;
+			else throw ArgError("bad --accept '" + v + "' (block|nonblock)");
+		} else if (o == "--accept4-flags") c.accept4_flags = parse_accept4_flags(a.value());
+		else if (o == "--io") {
+			std::string v = a.value();
+			if (v == "block") c.io = IoMode::Block;
+			else if (v == "poll") c.io = IoMode::Poll;
+			else throw ArgError("bad --io '" + v + "' (block|poll)");
+		} else if (o == "--retry") c.retry_ms = a.value_ms();
+		else if (o == "--hold") c.hold_ms = a.value_ms();
+		else if (o == "--timeout") c.timeout_ms = a.value_ms();
+		else if (o == "--ready-file") c.ready_file = a.value();
+		else if (o == "--expect-mode") {
+			std::string v = a.value();
+			if (v == "fallback") c.expect_mode = ExpectMode::Fallback;
+			else if (v == "smcr") c.expect_mode = ExpectMode::Smcr;
+			else throw ArgError("bad --expect-mode '" + v + "' (fallback|smcr)");
+		} else if (o == "--expect-reason") c.expect_reason = parse_reason(o, a.value());
+		else if (o == "--expect-peer-diag") c.expect_peer_diag = parse_reason(o, a.value());
+		else if (o == "--expect-fallback-any") c.expect_fallback_any = true;
+		else if (o == "--kv") c.diag_kv = true;
+		else if (o == "--summary") c.diag_summary = true;
+		else if (o == "--list") c.list = true;
+		else if (o == "-v" || o == "--verbose") c.verbose = true;
+		else if (o == "-q" || o == "--quiet") c.quiet = true;
+		else if (o == "--help" || o == "-h") { c.cmd = Command::Help; return c; }
+		else
+			throw ArgError("unknown option '" + o + "'");
+	}
+
+	if (!c.addr.empty() && smcr::looks_like_ipv6(c.addr)) c.ipv6 = true;
+	if (!c.bind.empty() && smcr::looks_like_ipv6(c.bind)) c.ipv6 = true;
+	if (c.cmd == Command::Diag && port_set) c.diag_port = c.port;
+	if (c.expect_fallback_any && c.expect_mode == ExpectMode::Smcr)
+		throw ArgError("--expect-fallback-any contradicts --expect-mode smcr");
+	if ((c.expect_reason || c.expect_peer_diag) && c.expect_mode == ExpectMode::Smcr)
+		throw ArgError("--expect-reason applies to fallback sockets only");
+
+	switch (c.cmd) {
+	case Command::Server:
+		if (!port_set) throw ArgError("server needs --port");
+		break;
+	case Command::Client:
+		if (!port_set || c.addr.empty()) throw ArgError("client needs --addr and --port");
+		break;
+	case Command::Probe:
+		if (c.probe.empty() && !c.list) throw ArgError("probe needs a NAME (or --list)");
+		break;
+	default:
+		break;
+	}
+	return c;
+}
+
+} // namespace smctest

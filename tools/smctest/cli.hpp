@@ -1,0 +1,75 @@
+// smctest command line: one Config for every subcommand.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smctest {
+
+enum class Command { Help, Server, Client, Diag, Probe, Hold };
+enum class Family { Smc, Tcp };
+// Server behaviour; the client names the server mode it talks to.
+enum class Mode { Sink, Echo, Source, Duplex };
+enum class ConnectMode { Block, Poll, Epoll };
+enum class AcceptMode { Block, Nonblock };
+enum class IoMode { Block, Poll };
+enum class Role { None, Server, Client };
+enum class ExpectMode { Any, Fallback, Smcr };
+
+struct Config {
+	Command cmd = Command::Help;
+	std::string probe;	// probe name (Command::Probe)
+	bool list = false;	// probe --list
+
+	Family family = Family::Smc;
+	bool ipv6 = false;	// forced by --ipv6 or an IPv6 --addr/--bind
+	std::string addr;	// client/probe peer address
+	std::string bind;	// server bind address (default any)
+	uint16_t port = 0;
+	Role role = Role::None;
+
+	Mode mode = Mode::Sink;
+	uint64_t bytes = 1 << 20;
+	uint64_t msgsize = 64 * 1024;
+	uint64_t seed = 1;
+	unsigned conns = 1;
+	bool concurrent = false;	// server: one thread per accepted connection
+	unsigned backlog = 1024;
+	ConnectMode connect = ConnectMode::Block;
+	AcceptMode accept = AcceptMode::Block;
+	int accept4_flags = 0;		// SOCK_NONBLOCK | SOCK_CLOEXEC
+	IoMode io = IoMode::Block;
+	uint64_t retry_ms = 0;		// client: retry ECONNREFUSED this long
+	uint64_t hold_ms = 0;		// client: keep connection idle this long after connect
+	uint64_t timeout_ms = 0;	// whole-process watchdog (0 = none)
+	std::string ready_file;		// server/hold: created once listening
+
+	ExpectMode expect_mode = ExpectMode::Any;
+	std::optional<uint32_t> expect_reason;
+	std::optional<uint32_t> expect_peer_diag;
+	bool expect_fallback_any = false;
+
+	// diag
+	bool diag_kv = false;		// key=value lines instead of a table
+	bool diag_summary = false;	// add a human summary of fallback reasons
+	std::optional<uint16_t> diag_port; // only sockets with this sport or dport
+
+	bool verbose = false;
+	bool quiet = false;
+
+	bool has_expect() const
+	{
+		return expect_mode != ExpectMode::Any || expect_reason || expect_peer_diag ||
+		       expect_fallback_any;
+	}
+};
+
+// Throws smcr::ArgError on bad input.
+Config parse_cli(const std::vector<std::string> &args);
+std::string usage();
+
+const char *mode_name(Mode m);
+
+} // namespace smctest

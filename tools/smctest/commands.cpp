@@ -1,0 +1,353 @@
+#include "commands.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "net.hpp"
+#include "smcr/diag.hpp"
+#include "smcr/reasons.hpp"
+#include "transfer.hpp"
+
+namespace smctest {
+
+using smcr::UniqueFd;
+
+namespace {
+
+std::string hex64(uint64_t v)
+{
+	char b[20];
+	std::snprintf(b, sizeof(b), "%016llx", static_cast<unsigned long long>(v));
+	return b;
+}
+
+void check_accept_flags(const Config &c, int fd, const std::string &label)
+{
+	bool nb = is_nonblock(fd), ce = is_cloexec(fd);
+	bool want_nb = c.accept4_flags & SOCK_NONBLOCK, want_ce = c.accept4_flags & SOCK_CLOEXEC;
+	if (nb != want_nb)
+		throw Failure(label + ": accept4 O_NONBLOCK is " + (nb ? "set" : "clear") + ", expected " +
+			      (want_nb ? "set" : "clear"));
+	if (ce != want_ce)
+		throw Failure(label + ": accept4 FD_CLOEXEC is " + (ce ? "set" : "clear") + ", expected " +
+			      (want_ce ? "set" : "clear"));
+}
+
+// Serves one accepted connection per --mode; throws Failure.
+void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
+{
+	std::string label = "server conn " + std::to_string(idx);
+	check_accept_flags(c, fd.get(), label);
+	if (c.verbose)
+		say(label + ": accepted " + peer_name(fd.get()) + " -> " + local_name(fd.get()));
+	check_expect(c, fd.get(), label);
+	switch (c.mode) {
+	case Mode::Sink: {
+		TransferSpec s;
+		s.msgsize = c.msgsize;
+		s.shutdown_after_send = false;
+		auto r = transfer(fd.get(), s, c.io);
+		std::string rep = sink_report(r.received);
+		write_all(fd.get(), rep.data(), rep.size());
+		::shutdown(fd.get(), SHUT_WR);
+		say(label + ": sink bytes=" + std::to_string(r.received.bytes()) + " fnv=" + r.received.hex());
+		break;
+	}
+	case Mode::Echo: {
+		auto ck = echo_loop(fd.get(), c.msgsize, c.io);
+		say(label + ": echo bytes=" + std::to_string(ck.bytes()) + " fnv=" + ck.hex());
+		break;
+	}
+	case Mode::Source: {
+		TransferSpec s;
+		s.msgsize = c.msgsize;
+		s.send_bytes = c.bytes;
+		s.send_seed = c.seed;
+		auto r = transfer(fd.get(), s, c.io);
+		if (r.received.bytes() != 0)
+			throw Failure(label + ": source: peer unexpectedly sent " +
+				      std::to_string(r.received.bytes()) + " bytes");
+		say(label + ": source sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex());
+		break;
+	}
+	case Mode::Duplex: {
+		TransferSpec s;
+		s.msgsize = c.msgsize;
+		s.send_bytes = c.bytes;
+		s.send_seed = c.seed + 1;
+		s.verify_seed = c.seed;
+		auto r = transfer(fd.get(), s, c.io);
+		say(label + ": duplex sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex() +
+		    " received bytes=" + std::to_string(r.received.bytes()) + " fnv=" + r.received.hex());
+		if (r.mismatch_at)
+			throw Failure(label + ": received data differs from pattern at offset " +
+				      std::to_string(*r.mismatch_at));
+		if (r.received.bytes() != c.bytes)
+			throw Failure(label + ": received " + std::to_string(r.received.bytes()) +
+				      " bytes, expected " + std::to_string(c.bytes));
+		break;
+	}
+	}
+}
+
+// Drives one client connection per --mode; throws Failure.
+void client_conn(const Config &c, unsigned idx)
+{
+	std::string label = "client conn " + std::to_string(idx);
+	UniqueFd fd = dial(c, peer_addr(c));
+	if (c.verbose)
+		say(label + ": connected " + local_name(fd.get()) + " -> " + peer_name(fd.get()));
+	check_expect(c, fd.get(), label);
+	if (c.hold_ms)
+		sleep_ms(c.hold_ms);
+	TransferSpec s;
+	s.msgsize = c.msgsize;
+	switch (c.mode) {
+	case Mode::Sink: {
+		s.send_bytes = c.bytes;
+		s.send_seed = c.seed;
+		s.capture_limit = 256;
+		auto r = transfer(fd.get(), s, c.io);
+		auto rep = parse_sink_report(r.captured);
+		if (!rep || r.received.bytes() != r.captured.size())
+			throw Failure(label + ": bad sink report from server: '" + r.captured + "'");
+		if (rep->bytes != r.sent.bytes() || rep->fnv != r.sent.value())
+			throw Failure(label + ": CHECKSUM MISMATCH: sent bytes=" + std::to_string(r.sent.bytes()) +
+				      " fnv=" + r.sent.hex() + ", server got bytes=" +
+				      std::to_string(rep->bytes) + " fnv=" + hex64(rep->fnv));
+		if (c.verbose || c.conns == 1)
+			say(label + ": sink ok bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex());
+		break;
+	}
+	case Mode::Echo: {
+		s.send_bytes = c.bytes;
+		s.send_seed = c.seed;
+		s.verify_seed = c.seed;
+		auto r = transfer(fd.get(), s, c.io);
+		if (r.received.bytes() != r.sent.bytes() || r.received.value() != r.sent.value())
+			throw Failure(label + ": ECHO MISMATCH: sent bytes=" + std::to_string(r.sent.bytes()) +
+				      " fnv=" + r.sent.hex() + ", got back bytes=" +
+				      std::to_string(r.received.bytes()) + " fnv=" + r.received.hex());
+		if (c.verbose || c.conns == 1)
+			say(label + ": echo ok bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex());
+		break;
+	}
+	case Mode::Source:
+	case Mode::Duplex: {
+		bool duplex = c.mode == Mode::Duplex;
+		s.send_bytes = duplex ? c.bytes : 0;
+		s.send_seed = c.seed;
+		s.shutdown_after_send = duplex;
+		s.verify_seed = duplex ? c.seed + 1 : c.seed;
+		auto r = transfer(fd.get(), s, c.io);
+		auto expect = smcr::pattern_checksum(*s.verify_seed, c.bytes);
+		if (r.mismatch_at || r.received.bytes() != c.bytes || r.received.value() != expect.value())
+			throw Failure(label + ": RECEIVE MISMATCH: got bytes=" + std::to_string(r.received.bytes()) +
+				      " fnv=" + r.received.hex() + ", expected bytes=" + std::to_string(c.bytes) +
+				      " fnv=" + expect.hex() +
+				      (r.mismatch_at ? " (first bad offset " + std::to_string(*r.mismatch_at) + ")" : ""));
+		if (c.verbose || c.conns == 1)
+			say(label + ": " + mode_name(c.mode) + " ok received bytes=" +
+			    std::to_string(r.received.bytes()) + " fnv=" + r.received.hex() +
+			    (duplex ? " sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex() : ""));
+		break;
+	}
+	}
+}
+
+} // namespace
+
+int run_server(const Config &c)
+{
+	UniqueFd lfd = make_listener(c, c.accept == AcceptMode::Nonblock ? SOCK_NONBLOCK : 0);
+	if (c.accept == AcceptMode::Nonblock) {
+		// Nothing can be pending before the ready file exists.
+		int fd = ::accept4(lfd.get(), nullptr, nullptr, c.accept4_flags);
+		if (fd >= 0) {
+			::close(fd);
+			throw Failure("nonblocking accept on an idle listener returned a socket");
+		}
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			throw_errno("nonblocking accept on an idle listener: expected EAGAIN", errno);
+	}
+	say("server: listening on " + local_name(lfd.get()) + " family=" +
+	    (c.family == Family::Smc ? "smc" : "tcp") + " mode=" + mode_name(c.mode) +
+	    " conns=" + std::to_string(c.conns));
+	write_ready_file(c.ready_file);
+
+	std::atomic<unsigned> failed{0};
+	auto handle = [&](UniqueFd fd, unsigned i) {
+		try {
+			serve_conn(c, std::move(fd), i);
+		} catch (const std::exception &e) {
+			complain(e.what());
+			++failed;
+		}
+	};
+	{
+		std::vector<std::jthread> workers;
+		for (unsigned i = 0; i < c.conns; ++i) {
+			UniqueFd fd;
+			if (c.accept == AcceptMode::Nonblock) {
+				fd = accept_one(lfd.get(), c.accept4_flags, -1);
+			} else {
+				int r;
+				do
+					r = ::accept4(lfd.get(), nullptr, nullptr, c.accept4_flags);
+				while (r < 0 && (errno == EINTR || errno == ECONNABORTED));
+				if (r < 0)
+					throw_errno("accept4", errno);
+				fd = UniqueFd(r);
+			}
+			if (c.concurrent)
+				workers.emplace_back(handle, std::move(fd), i);
+			else
+				handle(std::move(fd), i);
+		}
+	}
+	unsigned ok = c.conns - failed;
+	say("server: " + std::to_string(ok) + "/" + std::to_string(c.conns) + " connections ok");
+	return failed ? 1 : 0;
+}
+
+int run_client(const Config &c)
+{
+	std::atomic<unsigned> failed{0};
+	auto one = [&](unsigned i) {
+		try {
+			client_conn(c, i);
+		} catch (const std::exception &e) {
+			complain(e.what());
+			++failed;
+		}
+	};
+	uint64_t t0 = now_ms();
+	if (c.conns == 1) {
+		one(0);
+	} else {
+		std::vector<std::jthread> threads;
+		threads.reserve(c.conns);
+		for (unsigned i = 0; i < c.conns; ++i)
+			threads.emplace_back(one, i);
+	}
+	uint64_t dt = now_ms() - t0;
+	unsigned ok = c.conns - failed;
+	std::ostringstream os;
+	os << "client: " << ok << "/" << c.conns << " connections ok, mode=" << mode_name(c.mode)
+	   << " bytes/conn=" << c.bytes << " in " << dt << " ms";
+	if (dt > 0 && c.mode != Mode::Echo)
+		os << " (" << std::fixed << std::setprecision(1)
+		   << (static_cast<double>(c.bytes) * c.conns * 8 / 1e6) / (static_cast<double>(dt) / 1000.0)
+		   << " Mbit/s)";
+	say(os.str());
+	return failed ? 1 : 0;
+}
+
+int run_diag(const Config &c)
+{
+	std::vector<smcr::DiagEntry> all;
+	try {
+		all = smcr::diag_dump_smc();
+	} catch (const std::system_error &e) {
+		if (e.code().value() == ENOENT)
+			throw Failure("sock_diag has no AF_SMC handler (is smcr loaded?): " + std::string(e.what()));
+		throw Failure(e.what());
+	}
+	std::vector<smcr::DiagEntry> v;
+	for (auto &e : all)
+		if (!c.diag_port || e.sport == *c.diag_port || e.dport == *c.diag_port)
+			v.push_back(e);
+	auto addr = [](const std::string &ip, uint16_t port, uint8_t fam) {
+		return fam == AF_INET6 ? "[" + ip + "]:" + std::to_string(port) : ip + ":" + std::to_string(port);
+	};
+	auto hex = [](uint32_t x) {
+		char b[12];
+		std::snprintf(b, sizeof(b), "0x%08x", x);
+		return std::string(b);
+	};
+	std::ostringstream os;
+	if (c.diag_kv) {
+		for (auto &e : v)
+			os << "family=" << (e.family == AF_INET6 ? "inet6" : "inet")
+			   << " state=" << smcr::tcp_state_name(e.state) << " mode=" << smcr::diag_mode_name(e.mode)
+			   << " local=" << addr(e.src, e.sport, e.family) << " peer=" << addr(e.dst, e.dport, e.family)
+			   << " reason=" << hex(e.reason) << " peer_diag=" << hex(e.peer_diagnosis)
+			   << " inode=" << e.inode << " uid=" << e.uid << "\n";
+	} else {
+		os << std::left << std::setw(13) << "State" << std::setw(9) << "Mode" << std::setw(28) << "Local"
+		   << std::setw(28) << "Peer" << std::setw(24) << "Reason" << std::setw(24) << "PeerDiag"
+		   << "Inode\n";
+		for (auto &e : v) {
+			auto r = [&](uint32_t x) {
+				auto i = smcr::reason_lookup(x);
+				return x == 0 ? std::string("-") : hex(x) + " " + std::string(i ? i->name : "?");
+			};
+			os << std::left << std::setw(13) << smcr::tcp_state_name(e.state) << std::setw(9)
+			   << smcr::diag_mode_name(e.mode) << std::setw(28) << addr(e.src, e.sport, e.family)
+			   << std::setw(28) << addr(e.dst, e.dport, e.family) << std::setw(24) << r(e.reason)
+			   << std::setw(24) << r(e.peer_diagnosis) << e.inode << "\n";
+		}
+		os << v.size() << " AF_SMC socket(s)\n";
+	}
+	if (c.diag_summary) {
+		std::map<std::pair<uint32_t, uint32_t>, unsigned> fb;
+		unsigned smcr_n = 0, conn_n = 0;
+		for (auto &e : v) {
+			if (e.state == 10 /* LISTEN */)
+				continue;
+			++conn_n;
+			if (e.mode == 0)
+				++smcr_n;
+			else
+				++fb[{e.reason, e.peer_diagnosis}];
+		}
+		if (conn_n == 0)
+			os << "summary: no AF_SMC connections\n";
+		if (smcr_n)
+			os << "summary: " << smcr_n << " connection(s) use the SMC-R data path\n";
+		for (auto &[k, n] : fb) {
+			auto info = smcr::reason_lookup(k.first);
+			os << "summary: " << n << " connection(s) used TCP fallback, reason " << hex(k.first) << " ("
+			   << (info ? info->description : "unknown reason") << ")";
+			if (k.second) {
+				auto pi = smcr::reason_lookup(k.second);
+				os << ", peer diagnosis " << hex(k.second) << " ("
+				   << (pi ? pi->description : "unknown") << ")";
+			}
+			os << " - SMC-R data path arrives in a later issue\n";
+		}
+	}
+	std::cout << os.str() << std::flush;
+	return 0;
+}
+
+int run_hold(const Config &c)
+{
+	UniqueFd fd;
+	if (c.port) {
+		fd = make_listener(c);
+		say("hold: listening on " + local_name(fd.get()));
+	} else {
+		fd = make_socket(c.family, c.ipv6);
+		say("hold: socket open");
+	}
+	write_ready_file(c.ready_file);
+	uint64_t until = c.hold_ms ? now_ms() + c.hold_ms : 0;
+	while (!until || now_ms() < until)
+		sleep_ms(100);
+	return 0;
+}
+
+} // namespace smctest
