@@ -1,0 +1,110 @@
+# shellcheck shell=bash
+# Helpers for selftests/tests/*.sh (sourced by each test; the driver exports
+# ST_* and the harness SMCR_*).
+#
+#   ST_ID      test id ("001-stream-100m"), prefix for unique sync/kv names
+#   ST_PORT    first of 20 TCP ports reserved for this test
+#   ST_TMP     per-test scratch directory (VM-local)
+#   ST_FAMILY  smc (default) or tcp (--family tcp: debugging without module)
+#   SMCTEST    path of the smctest binary
+set -u
+# shellcheck source=/dev/null
+source "${SMCR_LIB:-$ST_DIR/../tools/testing/vm/lib.sh}"
+
+ST_FAMILY=${ST_FAMILY:-smc}
+SMCTEST=${SMCTEST:-$SMCR_TOOLS/bin/smctest}
+ST_PIDS=()
+
+st_log() { echo "[$SMCR_ROLE] $*"; }
+st_skip() { echo "SKIP: $*"; exit 4; }
+st_fail() { echo "FAIL: $*"; exit 1; }
+
+# smctest with logging of the command line.
+st_smctest() {
+	echo "+ smctest $*"
+	"$SMCTEST" "$@"
+}
+
+# st_serve_bg NAME SMCTEST-ARGS...
+# Starts a server-side smctest in the background with --ready-file, waits until
+# it listens and tells the peer ("$ST_ID-NAME" = ok|fail). The pid is kept
+# for st_wait_all. Returns 1 if the server died before becoming ready.
+st_serve_bg() {
+	local name=$1 ready=$ST_TMP/$1.ready i pid
+	shift
+	rm -f "$ready"
+	echo "+ smctest $* --ready-file $ready &"
+	"$SMCTEST" "$@" --ready-file "$ready" &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[[ -e $ready ]] && break
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait "$pid"
+			echo "server $name exited with $? before listening"
+			vm_put "$ST_ID-$name" fail
+			return 1
+		fi
+		sleep 0.1
+	done
+	if [[ ! -e $ready ]]; then
+		echo "server $name not listening after 30s"
+		kill "$pid" 2>/dev/null
+		vm_put "$ST_ID-$name" fail
+		return 1
+	fi
+	ST_PIDS+=("$pid")
+	vm_put "$ST_ID-$name" ok
+}
+
+# Waits for all servers started by st_serve_bg; non-zero if any failed.
+st_wait_all() {
+	local p rc=0
+	for p in "${ST_PIDS[@]}"; do
+		wait "$p" || rc=1
+	done
+	ST_PIDS=()
+	return $rc
+}
+
+# st_serve NAME ARGS...: st_serve_bg + wait for it.
+st_serve() {
+	st_serve_bg "$@" || return 1
+	st_wait_all
+}
+
+# st_await NAME: waits until the peer's server NAME listens (fails if the
+# peer reported that it could not start).
+st_await() {
+	local v
+	v=$(vm_get "$ST_ID-$1" "${2:-120}") || { echo "peer server $1: no word"; return 1; }
+	[[ $v == ok ]] || { echo "peer server $1 failed to start"; return 1; }
+}
+
+# st_probe_pair PROBE PORT [ARGS...]: runs a two-sided probe, server on role
+# b, client on role a.
+st_probe_pair() {
+	local probe=$1 port=$2
+	shift 2
+	case $SMCR_ROLE in
+	b) st_serve "probe-$probe" probe "$probe" --role server --port "$port" --family "$ST_FAMILY" \
+		--timeout 90s "$@" ;;
+	a) st_await "probe-$probe" || return 1
+	   st_smctest probe "$probe" --role client --addr "$SMCR_PEER_IP" --port "$port" \
+		--family "$ST_FAMILY" --timeout 90s "$@" ;;
+	esac
+}
+
+# Runs each listed probe pair on consecutive ports; returns non-zero if any
+# failed (all are run).
+st_probe_pairs() {
+	local p port=$ST_PORT rc=0
+	for p in "$@"; do
+		st_probe_pair "$p" "$port" || { echo "probe $p FAILED"; rc=1; }
+		port=$((port + 1))
+	done
+	return $rc
+}
+
+# Expectation flags for an AF_SMC socket talking to another smcr peer
+# (today: fallback with some reason).
+ST_EXPECT_SMC_PEER=(--expect-mode fallback --expect-fallback-any)

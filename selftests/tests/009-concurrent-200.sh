@@ -1,0 +1,19 @@
+#!/bin/bash
+# DESC: 200 concurrent connections, each checksummed
+# SMOKE: yes
+# PEER: yes
+# TIMEOUT: 180
+#
+# Asserts: 200 AF_SMC client connections opened concurrently (one thread each)
+# to a concurrent AF_SMC sink server all succeed; each connection's 64 KiB is
+# checksummed by the server and matches; every socket on both sides is in
+# fallback with a reason != 0.
+source "$ST_DIR/lib.sh"
+P=$ST_PORT
+
+case $SMCR_ROLE in
+b) st_serve srv server --family "$ST_FAMILY" --port "$P" --conns 200 --concurrent --mode sink \
+	"${ST_EXPECT_SMC_PEER[@]}" --timeout 160s ;;
+a) st_await srv && st_smctest client --family "$ST_FAMILY" --addr "$SMCR_PEER_IP" --port "$P" --conns 200 \
+	--mode sink --bytes 64K "${ST_EXPECT_SMC_PEER[@]}" --timeout 160s ;;
+esac
