@@ -45,7 +45,7 @@ while read -r m; do
 done </modules/order
 
 p9='trans=virtio,version=9p2000.L,msize=262144'
-mount -t 9p -o "$p9,ro" hostroot /newroot || fail "mount host root over 9p"
+mount -t 9p -o "$p9,ro,cache=loose" hostroot /newroot || fail "mount host root over 9p"
 R=/newroot
 mount -t tmpfs -o mode=1777 tmpfs $R/tmp || fail "tmpfs /tmp"
 mount -t tmpfs -o mode=0755 tmpfs $R/run || fail "tmpfs /run"

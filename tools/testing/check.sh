@@ -1,0 +1,186 @@
+#!/bin/bash
+# `make check`: run the smcr tests in QEMU VMs on every kernel and summarize.
+#
+#   debug kernel (2 VMs, one boot): KUnit module (role a) + selftests/run
+#   stock 6.12 and 6.1 (2 VMs each): selftests/run --smoke
+#
+# Expects the top-level Makefile to have built build/mod/<kver>/smcr.ko for
+# every kernel, build/mod/<debug kver>/smcr_kunit.ko and build/tools/.
+# Ends with exactly one line "N passed, N failed" (KUnit cases + selftests,
+# all kernels; a VM run failing on a kernel splat/leak/taint, an
+# infrastructure failure, or a kernel that ran no test count as one failure
+# each) and exits non-zero on any failure or if no test ran.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+tree=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null) || tree=$(cd "$here/../.." && pwd)
+vm=$tree/tools/testing/vm
+
+usage() {
+	cat <<EOF
+Usage: ${0##*/} [OPTIONS]
+  --kernels "LIST"    kernels to test, in order (default: "debug 6.12 6.1";
+                      env SMCR_CHECK_KERNELS)
+  --logdir DIR        logs (default build/check/<time>); one subdir per kernel
+  --timeout SEC       guest command timeout for stock kernels (default 600)
+  --debug-timeout SEC guest command timeout for the debug kernel (default 1500)
+  --selftests CMD     selftest driver run in the guests (default selftests/run;
+                      must be visible in the guest: tree or host root, not /tmp)
+  --kunit-ko PATH     KUnit module instead of build/mod/<debug kver>/smcr_kunit.ko
+  -h, --help          this text
+EOF
+}
+
+kernels=${SMCR_CHECK_KERNELS:-debug 6.12 6.1}
+logdir=''
+timeout=600
+debug_timeout=1500
+selftests=selftests/run
+kunit_ko=''
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--kernels) kernels=$2; shift 2 ;;
+	--logdir) logdir=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--debug-timeout) debug_timeout=$2; shift 2 ;;
+	--selftests) selftests=$2; shift 2 ;;
+	--kunit-ko) kunit_ko=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "check: unknown option $1" >&2; usage >&2; exit 2 ;;
+	esac
+done
+logdir=${logdir:-$tree/build/check/$(date -u +%Y%m%d-%H%M%S)}
+mkdir -p "$logdir"
+logdir=$(cd "$logdir" && pwd)
+
+say() { printf 'check: %s\n' "$*"; }
+
+total_pass=0 total_fail=0 total_skip=0
+failures=()   # one line per failure (named)
+summaries=()
+
+# note_fail KERNEL TEXT: count one extra failure that no test line accounts for.
+note_fail() {
+	failures+=("$1: $2")
+	total_fail=$((total_fail + 1))
+	say "FAILURE ($1): $2"
+}
+
+# count_tap FILE -> sets tap_pass tap_fail tap_skip; only top-level
+# (unindented) "ok N" / "not ok N" lines count; "# SKIP" is a skip, a
+# "not ok ... # TODO" does not count as a failure.
+count_tap() {
+	local f=$1
+	tap_pass=0 tap_fail=0 tap_skip=0
+	[[ -r $f ]] || return 0
+	read -r tap_pass tap_fail tap_skip < <(awk '
+		/^ok [0-9]+/ { if (tolower($0) ~ /# *skip/) s++; else p++; next }
+		/^not ok [0-9]+/ { if (tolower($0) ~ /# *(todo|skip)/) s++; else { f++; print "  " $0 > "/dev/stderr" } next }
+		END { printf "%d %d %d\n", p, f, s }' "$f")
+}
+
+# count_kunit KTAP -> sets ku_pass ku_fail ku_skip ku_total, prints the parse.
+count_kunit() {
+	local ktap=$1 out line rc=0
+	ku_pass=0 ku_fail=0 ku_skip=0 ku_total=0
+	out=$(python3 "$ksrc/tools/testing/kunit/kunit.py" parse "$ktap" 2>&1) || rc=$?
+	# Strip colors and "[hh:mm:ss] " timestamps.
+	out=$(sed -e 's/\x1b\[[0-9;]*m//g' -e 's/^\[[0-9:]*\] //' <<<"$out")
+	printf '%s\n' "$out" >"$klog"
+	grep -E '^(\[FAILED\]|\[CRASHED\]|\[SKIPPED\]|#|Testing complete)' <<<"$out" | sed 's/^/  kunit: /' || true
+	line=$(grep -E 'Testing complete\. Ran [0-9]+ tests' <<<"$out" | tail -n1) || true
+	if [[ -z $line ]]; then
+		note_fail "$k" "kunit.py parse produced no summary (exit $rc, see $klog)"
+		return
+	fi
+	ku_total=$(sed -E 's/.*Ran ([0-9]+) tests.*/\1/' <<<"$line")
+	local key n
+	for key in passed failed crashed skipped errors; do
+		n=$(grep -oE "$key: [0-9]+" <<<"$line" | grep -oE '[0-9]+$' || echo 0)
+		case $key in
+		passed) ku_pass=$n ;;
+		skipped) ku_skip=$n ;;
+		*) ku_fail=$((ku_fail + n)) ;;
+		esac
+	done
+	((ku_total > 0)) || note_fail "$k" "KUnit ran no test case"
+	if ((rc != 0 && ku_fail == 0)); then
+		note_fail "$k" "kunit.py parse exited $rc without a failed test (see $klog)"
+	fi
+}
+
+ksrc=$("$vm/debug-kernel.sh" --print-src 2>/dev/null || true)
+
+for k in $kernels; do
+	kl=$logdir/$k
+	klog=$kl/kunit-parse.log
+	mkdir -p "$kl"
+	guest=(tools/testing/vm/check-guest.sh --selftests "$selftests")
+	case $k in
+	debug)
+		guest+=(--kunit)
+		[[ -n $kunit_ko ]] && guest+=(--kunit-ko "$kunit_ko")
+		t=$debug_timeout
+		;;
+	6.12 | 6.1)
+		guest+=(-- --smoke)
+		t=$timeout
+		;;
+	*) echo "check: unknown kernel $k" >&2; exit 2 ;;
+	esac
+	say "===== kernel $k: ${guest[*]} (logs: $kl)"
+	start=$SECONDS
+	vrc=0
+	"$vm/run" --kernel "$k" --vms 2 --timeout "$t" --logdir "$kl" -- "${guest[@]}" || vrc=$?
+	secs=$((SECONDS - start))
+	reason=$(sed -n 's/^status=[0-9]* reason=//p' "$kl/result" 2>/dev/null || true)
+	fail_before=$total_fail
+	k_pass=0 k_fail=0 k_skip=0
+	kunit_txt=''
+
+	if [[ $k == debug ]]; then
+		if [[ -s $kl/shared/kunit.error ]]; then
+			while IFS= read -r l; do note_fail "$k" "KUnit: $l"; done <"$kl/shared/kunit.error"
+		fi
+		if [[ -s $kl/shared/kunit.ktap ]]; then
+			if [[ -z $ksrc || ! -r $ksrc/tools/testing/kunit/kunit.py ]]; then
+				note_fail "$k" "no kernel source with tools/testing/kunit/kunit.py"
+			else
+				count_kunit "$kl/shared/kunit.ktap"
+				kunit_txt="kunit: $ku_pass passed, $ku_fail failed, $ku_skip skipped; "
+				k_pass=$((k_pass + ku_pass)) k_fail=$((k_fail + ku_fail)) k_skip=$((k_skip + ku_skip))
+			fi
+		elif [[ ! -s $kl/shared/kunit.error ]] && ((vrc != 2 && vrc != 3)); then
+			note_fail "$k" "no KUnit results (kunit.ktap missing)"
+		fi
+	fi
+
+	count_tap "$kl/a.out"
+	k_pass=$((k_pass + tap_pass)) k_fail=$((k_fail + tap_fail)) k_skip=$((k_skip + tap_skip))
+	case $vrc in
+	0) ;;
+	1) ((tap_fail > 0)) || note_fail "$k" "selftests exited non-zero without a 'not ok' line: $reason" ;;
+	2) note_fail "$k" "kernel problem: $reason" ;;
+	3) note_fail "$k" "infrastructure: $reason" ;;
+	*) note_fail "$k" "run exited $vrc: $reason" ;;
+	esac
+	if ((k_pass + k_fail + k_skip == 0)); then
+		note_fail "$k" "no test ran"
+	fi
+	total_pass=$((total_pass + k_pass))
+	total_fail=$((total_fail + k_fail))
+	total_skip=$((total_skip + k_skip))
+	extra=$((total_fail - fail_before - k_fail))
+	s="$k: ${kunit_txt}selftests: $tap_pass passed, $tap_fail failed, $tap_skip skipped; run: $([[ $vrc == 0 ]] && echo ok || echo "status $vrc")"
+	((extra > 0)) && s+="; $extra other failure(s)"
+	s+=" (${secs}s)"
+	summaries+=("$s")
+	say "$s"
+done
+
+say "===== summary (logs: $logdir)"
+for s in "${summaries[@]}"; do say "  $s"; done
+for f in "${failures[@]}"; do say "  FAILURE $f"; done
+((total_skip == 0)) || say "  $total_skip skipped"
+echo "$total_pass passed, $total_fail failed"
+((total_fail == 0 && total_pass > 0))
