@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pure-logic sources of smcr.ko, built into the KUnit module.
+ */
+#include "../net/smc/clc.c"
+#include "../net/smc/reason.c"
+
+#include <linux/module.h>
+
+MODULE_DESCRIPTION("KUnit tests for smcr");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: Shared Memory Communications over RDMA (RFC 7609) for Linux.
+ *
+ * The AF_SMC socket family: socket creation and release, the proto_ops
+ * table, module parameters and module setup. Connection establishment is
+ * in connect.c and listen.c, the CLC exchange in handshake.c, the
+ * operations that run over TCP in fallback.c.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/smcr.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <smcr/reason.h>
+
+#include "compat.h"
+#include "smcr.h"
+
+struct workqueue_struct *smc_hs_wq;	/* handshakes: may block on CLC */
+struct workqueue_struct *smc_listen_wq;	/* accept_work: never blocks */
+
+/* Peer ID (RFC 7609, A.2.1): random instance; RoCE MAC once a device is used */
+u8 smc_local_peer_id[SMC_PEER_ID_LEN];
+
+unsigned int smc_clc_timeout_ms = 6000;
+
+static int smc_param_set_clc_timeout(const char *val,
+				     const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 100, 60000);
+}
+
+static const struct kernel_param_ops smc_param_clc_timeout_ops = {
+	.set = smc_param_set_clc_timeout,
+	.get = param_get_uint,
+};
+
+module_param_cb(clc_timeout_ms, &smc_param_clc_timeout_ops,
+		&smc_clc_timeout_ms, 0644);
+MODULE_PARM_DESC(clc_timeout_ms,
+		 "How long to wait for the peer's next CLC message, in ms (100-60000, default 6000)");
+
+/*
+ * Every AF_SMC socket of every namespace, for sock_diag. A socket is on
+ * the list from allocation until release starts; while it is listed, its
+ * clcsock pointer is NULL or valid.
+ */
+static DEFINE_SPINLOCK(smc_sock_list_lock);
+static HLIST_HEAD(smc_sock_list);
+
+static void smc_sock_list_add(struct smc_sock *smc)
+{
+	spin_lock(&smc_sock_list_lock);
+	hlist_add_head(&smc->list_node, &smc_sock_list);
+	spin_unlock(&smc_sock_list_lock);
+}
+
+/**
+ * smc_sock_unlist() - remove a socket from the diag list
+ * @smc: the socket; a no-op if it is not listed
+ */
+void smc_sock_unlist(struct smc_sock *smc)
+{
+	spin_lock(&smc_sock_list_lock);
+	if (!hlist_unhashed(&smc->list_node))
+		hlist_del_init(&smc->list_node);
+	spin_unlock(&smc_sock_list_lock);
+}
+
+/**
+ * smc_sock_list_walk() - call @fn for the sockets of @net, resumably
+ * @net: network namespace
+ * @fn: called under the list lock (must not sleep); a negative return
+ *	stops the walk before that socket, to be resumed there
+ * @arg: passed to @fn
+ * @pos: in: sockets of @net to skip; out: sockets of @net visited
+ */
+void smc_sock_list_walk(struct net *net,
+			int (*fn)(struct sock *sk, void *arg), void *arg,
+			long *pos)
+{
+	struct smc_sock *smc;
+	long i = 0;
+
+	spin_lock(&smc_sock_list_lock);
+	hlist_for_each_entry(smc, &smc_sock_list, list_node) {
+		if (!net_eq(sock_net(&smc->sk), net))
+			continue;
+		if (i >= *pos && fn(&smc->sk, arg) < 0)
+			break;
+		i++;
+	}
+	spin_unlock(&smc_sock_list_lock);
+	*pos = i;
+}
+
+/**
+ * smc_set_fallback() - record that the connection uses TCP, and why
+ * @smc: socket whose establishment is deciding
+ * @reason: SMC_CLC_DECL_* code
+ * @peer_diag: the peer's Decline diagnosis, or 0
+ */
+void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
+{
+	smc->use_fallback = true;
+	smc->fallback_rsn = reason;
+	smc->peer_diagnosis = peer_diag;
+	pr_debug("socket %p falls back to TCP: %s (0x%08x), peer 0x%08x\n",
+		 smc, smc_reason_name(reason), reason, peer_diag);
+}
+
+/**
+ * smc_hs_finish() - establishment decided: the connection is usable
+ * @smc: the socket; its lock is held, or it is a child nobody sees yet
+ */
+void smc_hs_finish(struct smc_sock *smc)
+{
+	struct sock *sk = &smc->sk;
+
+	sk->sk_state = SMC_ACTIVE;
+	if (sk->sk_socket)
+		sk->sk_socket->state = SS_CONNECTED;
+	WRITE_ONCE(smc->hs, SMC_HS_DONE);
+	sk->sk_state_change(sk);
+}
+
+static struct proto smc_proto = {
+	.name		= "SMCR",
+	.owner		= THIS_MODULE,
+	.obj_size	= sizeof(struct smc_sock),
+};
+
+/**
+ * smc_sock_alloc() - allocate and list an AF_SMC socket
+ * @net: its network namespace
+ * @sock: the user socket, or NULL for a server child
+ * @protocol: SMCPROTO_SMC or SMCPROTO_SMC6
+ * @kern: created by the kernel
+ *
+ * Return: the socket, without clcsock, or NULL.
+ */
+struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
+				int protocol, int kern)
+{
+	struct smc_sock *smc;
+	struct sock *sk;
+
+	sk = sk_alloc(net, PF_SMC, GFP_KERNEL, &smc_proto, kern);
+	if (!sk)
+		return NULL;
+	sock_init_data(sock, sk);
+	sk->sk_state = SMC_INIT;
+	sk->sk_protocol = protocol;
+	smc = smc_sk(sk);
+	smc->hs = SMC_HS_NONE;
+	smc_connect_init(smc);
+	smc_listen_init(smc);
+	smc_sock_list_add(smc);
+	return smc;
+}
+
+static int smc_release(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	struct smc_sock *smc;
+
+	if (!sk)
+		return 0;
+	smc = smc_sk(sk);
+	smc_sock_unlist(smc);
+	smc_sockopt_sync(smc);		/* SO_LINGER */
+
+	lock_sock(sk);
+	if (sk->sk_state == SMC_LISTEN)
+		smc_listen_stop(smc);
+	if (smc_hs_pending(smc))
+		kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
+	WRITE_ONCE(smc->hs, SMC_HS_NONE);
+	sk->sk_state = SMC_CLOSED;
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	release_sock(sk);
+
+	/* workers take the socket lock: wait for them without it */
+	if (cancel_work_sync(&smc->hs_work))
+		sock_put(sk);
+	if (cancel_work_sync(&smc->accept_work))
+		sock_put(sk);
+	smc_clcsock_release(smc);
+
+	lock_sock(sk);
+	sock_orphan(sk);
+	sock->sk = NULL;
+	release_sock(sk);
+	sock_put(sk);
+	return 0;
+}
+
+SMCR_DEFINE_ACCEPT(smc_accept, smc_accept_impl)
+
+static const struct proto_ops smc_sock_ops = {
+	.family		= PF_SMC,
+	.owner		= THIS_MODULE,
+	.release	= smc_release,
+	.bind		= smc_bind,
+	.connect	= smc_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= smc_accept,
+	.getname	= smc_getname,
+	.poll		= smc_poll,
+	.ioctl		= smc_ioctl,
+	.listen		= smc_listen,
+	.shutdown	= smc_shutdown,
+	.setsockopt	= smc_setsockopt,
+	.getsockopt	= smc_getsockopt,
+	.sendmsg	= smc_sendmsg,
+	.recvmsg	= smc_recvmsg,
+	.mmap		= sock_no_mmap,
+};
+
+static int smc_create(struct net *net, struct socket *sock, int protocol,
+		      int kern)
+{
+	struct smc_sock *smc;
+	int rc;
+
+	if (sock->type != SOCK_STREAM)
+		return -ESOCKTNOSUPPORT;
+	if (protocol != SMCPROTO_SMC && protocol != SMCPROTO_SMC6)
+		return -EPROTONOSUPPORT;
+
+	sock->ops = &smc_sock_ops;
+	sock->state = SS_UNCONNECTED;
+	smc = smc_sock_alloc(net, sock, protocol, kern);
+	if (!smc)
+		return -ENOMEM;
+	rc = smc_clcsock_create(smc, protocol == SMCPROTO_SMC6 ? PF_INET6 :
+							       PF_INET);
+	if (rc) {
+		smc_sock_unlist(smc);
+		sock->sk = NULL;
+		sk_free(&smc->sk);
+		return rc;
+	}
+	/* SOL_SOCKET options must reach the clcsock too */
+	smcr_want_custom_sockopt(sock);
+	/* TCP's defaults (tcp_rmem, tcp_wmem), as getsockopt would show */
+	smc_copy_sock_settings(&smc->sk, smc->clcsock->sk);
+	return 0;
+}
+
+static const struct net_proto_family smc_family_ops = {
+	.family	= PF_SMC,
+	.owner	= THIS_MODULE,
+	.create	= smc_create,
+};
+
+static int __init smc_init(void)
+{
+	int rc;
+
+	get_random_bytes(smc_local_peer_id, 2);
+
+	rc = proto_register(&smc_proto, 1);
+	if (rc)
+		return rc;
+	rc = -ENOMEM;
+	smc_hs_wq = alloc_workqueue("smcr_hs", WQ_UNBOUND, 0);
+	if (!smc_hs_wq)
+		goto out_proto;
+	smc_listen_wq = alloc_workqueue("smcr_listen", 0, 0);
+	if (!smc_listen_wq)
+		goto out_hs_wq;
+
+	rc = sock_register(&smc_family_ops);
+	if (rc) {
+		if (rc == -EEXIST)
+			pr_err("AF_SMC is already registered (in-tree smc module loaded?); not loading\n");
+		goto out_listen_wq;
+	}
+	rc = smc_diag_init();
+	if (rc)
+		goto out_sock;
+	static_branch_inc(&tcp_have_smc);
+	return 0;
+
+out_sock:
+	sock_unregister(PF_SMC);
+out_listen_wq:
+	destroy_workqueue(smc_listen_wq);
+out_hs_wq:
+	destroy_workqueue(smc_hs_wq);
+out_proto:
+	proto_unregister(&smc_proto);
+	return rc;
+}
+
+static void __exit smc_exit(void)
+{
+	sock_unregister(PF_SMC);
+	static_branch_dec(&tcp_have_smc);
+	smc_diag_exit();
+	destroy_workqueue(smc_listen_wq);
+	destroy_workqueue(smc_hs_wq);
+	proto_unregister(&smc_proto);
+}
+
+module_init(smc_init);
+module_exit(smc_exit);
+
+MODULE_DESCRIPTION("smcr: Shared Memory Communications over RDMA (RFC 7609)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smcr: the few kernel API differences between the kernels smcr supports
+ * (Debian 12: 6.1 and 6.12), kept here so the rest of the code has none.
+ */
+#ifndef _SMCR_COMPAT_H
+#define _SMCR_COMPAT_H
+
+#include <linux/net.h>
+#include <linux/version.h>
+
+/*
+ * proto_ops.accept: since 6.10 the flags travel in struct proto_accept_arg.
+ * SMCR_DEFINE_ACCEPT(name, impl) defines the proto_ops entry @name that
+ * calls int impl(struct socket *sock, struct socket *newsock, int flags).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define SMCR_DEFINE_ACCEPT(name, impl)					\
+static int name(struct socket *sock, struct socket *newsock,		\
+		struct proto_accept_arg *arg)				\
+{									\
+	return impl(sock, newsock, arg->flags);				\
+}
+#else
+#define SMCR_DEFINE_ACCEPT(name, impl)					\
+static int name(struct socket *sock, struct socket *newsock, int flags,	\
+		bool kern)						\
+{									\
+	return impl(sock, newsock, flags);				\
+}
+#endif
+
+/*
+ * SOL_SOCKET setsockopt: since 6.5 a socket can ask for them with
+ * SOCK_CUSTOM_SOCKOPT, and smcr forwards them to the clcsock as they are
+ * set. Older kernels apply them to the AF_SMC socket only; there smcr
+ * copies them to the clcsock before it is used (smc_sockopt_sync()).
+ */
+#ifdef SOCK_CUSTOM_SOCKOPT
+#define SMCR_SOCKOPT_SYNC	false
+static inline void smcr_want_custom_sockopt(struct socket *sock)
+{
+	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
+}
+#else
+#define SMCR_SOCKOPT_SYNC	true
+static inline void smcr_want_custom_sockopt(struct socket *sock)
+{
+}
+#endif
+
+#endif /* _SMCR_COMPAT_H */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: sock_diag for AF_SMC, in the binary format of Linux's smc_diag, so
+ * tools that list SMC sockets (smcss, ss-style tools) work with smcr.
+ */
+#include <linux/inet_diag.h>
+#include <linux/smc_diag.h>
+#include <linux/smcr.h>
+#include <linux/sock_diag.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+#include <net/ipv6.h>
+
+#include "smcr.h"
+
+struct smc_diag_ctx {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	u8 ext;
+};
+
+static void smc_diag_fill_id(struct smc_diag_msg *r, struct sock *sk)
+{
+	struct socket *clcsock = smc_sk(sk)->clcsock;
+	struct sock *clcsk;
+
+	r->diag_family = sk->sk_protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET;
+	sock_diag_save_cookie(sk, r->id.idiag_cookie);
+	if (!clcsock)
+		return;
+	clcsk = clcsock->sk;
+	r->id.idiag_sport = htons(READ_ONCE(clcsk->sk_num));
+	r->id.idiag_dport = READ_ONCE(clcsk->sk_dport);
+	r->id.idiag_if = READ_ONCE(clcsk->sk_bound_dev_if);
+	if (clcsk->sk_family == AF_INET) {
+		r->id.idiag_src[0] = READ_ONCE(clcsk->sk_rcv_saddr);
+		r->id.idiag_dst[0] = READ_ONCE(clcsk->sk_daddr);
+#if IS_ENABLED(CONFIG_IPV6)
+	} else {
+		memcpy(r->id.idiag_src, &clcsk->sk_v6_rcv_saddr,
+		       sizeof(clcsk->sk_v6_rcv_saddr));
+		memcpy(r->id.idiag_dst, &clcsk->sk_v6_daddr,
+		       sizeof(clcsk->sk_v6_daddr));
+#endif
+	}
+}
+
+static int smc_diag_fill(struct sock *sk, void *arg)
+{
+	struct smc_diag_ctx *ctx = arg;
+	struct netlink_callback *cb = ctx->cb;
+	struct user_namespace *user_ns;
+	struct smc_sock *smc = smc_sk(sk);
+	struct smc_diag_msg *r;
+	struct nlmsghdr *nlh;
+
+	nlh = nlmsg_put(ctx->skb, NETLINK_CB(cb->skb).portid,
+			cb->nlh->nlmsg_seq, cb->nlh->nlmsg_type, sizeof(*r),
+			NLM_F_MULTI);
+	if (!nlh)
+		return -EMSGSIZE;
+	r = nlmsg_data(nlh);
+	memset(r, 0, sizeof(*r));
+	smc_diag_fill_id(r, sk);
+	r->diag_state = READ_ONCE(sk->sk_state);
+	r->diag_mode = READ_ONCE(smc->use_fallback) ?
+		       SMC_DIAG_MODE_FALLBACK_TCP : SMC_DIAG_MODE_SMCR;
+	r->diag_shutdown = READ_ONCE(sk->sk_shutdown);
+	user_ns = sk_user_ns(NETLINK_CB(cb->skb).sk);
+	r->diag_uid = from_kuid_munged(user_ns, sock_i_uid(sk));
+	r->diag_inode = sock_i_ino(sk);
+
+	if (smc->use_fallback) {
+		struct smc_diag_fallback fb = {
+			.reason = smc->fallback_rsn,
+			.peer_diagnosis = smc->peer_diagnosis,
+		};
+
+		if (nla_put(ctx->skb, SMC_DIAG_FALLBACK, sizeof(fb), &fb))
+			goto cancel;
+	}
+	if ((ctx->ext & (1 << (SMC_DIAG_SHUTDOWN - 1))) &&
+	    nla_put_u8(ctx->skb, SMC_DIAG_SHUTDOWN, r->diag_shutdown))
+		goto cancel;
+	nlmsg_end(ctx->skb, nlh);
+	return 0;
+
+cancel:
+	nlmsg_cancel(ctx->skb, nlh);
+	return -EMSGSIZE;
+}
+
+static int smc_diag_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_diag_ctx ctx = { .skb = skb, .cb = cb };
+	long pos = cb->args[0];
+
+	if (nlmsg_len(cb->nlh) >= sizeof(struct smc_diag_req))
+		ctx.ext = ((struct smc_diag_req *)nlmsg_data(cb->nlh))->diag_ext;
+	smc_sock_list_walk(sock_net(skb->sk), smc_diag_fill, &ctx, &pos);
+	cb->args[0] = pos;
+	return skb->len;
+}
+
+static int smc_diag_handler_dump(struct sk_buff *skb, struct nlmsghdr *h)
+{
+	struct net *net = sock_net(skb->sk);
+	struct netlink_dump_control c = {
+		.dump = smc_diag_dump,
+		.min_dump_alloc = SKB_WITH_OVERHEAD(32768),
+	};
+
+	if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY ||
+	    !(h->nlmsg_flags & NLM_F_DUMP))
+		return -EOPNOTSUPP;
+	return netlink_dump_start(net->diag_nlsk, skb, h, &c);
+}
+
+static const struct sock_diag_handler smc_diag_handler = {
+	.owner	= THIS_MODULE,
+	.family	= AF_SMC,
+	.dump	= smc_diag_handler_dump,
+};
+
+/**
+ * smc_diag_init() - register the AF_SMC sock_diag handler
+ *
+ * Return: 0 or a negative errno (-EBUSY if another handler has AF_SMC).
+ */
+int smc_diag_init(void)
+{
+	return sock_diag_register(&smc_diag_handler);
+}
+
+/**
+ * smc_diag_exit() - unregister the AF_SMC sock_diag handler
+ */
+void smc_diag_exit(void)
+{
+	sock_diag_unregister(&smc_diag_handler);
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smcr: Shared Memory Communications over RDMA (RFC 7609).
+ *
+ * Internal definitions shared by the files of smcr.ko.
+ */
+#ifndef _SMCR_SMCR_H
+#define _SMCR_SMCR_H
+
+#include <linux/list.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+#include <smcr/clc_wire.h>
+
+/*
+ * Values of sk_state. The numbers are those of the matching TCP states and
+ * of Linux SMC, so sock_diag consumers print them alike.
+ */
+enum smc_state {
+	SMC_ACTIVE	= 1,	/* connected (TCP_ESTABLISHED) */
+	SMC_INIT	= 2,	/* created, or connect in progress */
+	SMC_CLOSED	= 7,	/* closed (TCP_CLOSE) */
+	SMC_LISTEN	= 10,	/* listening (TCP_LISTEN) */
+};
+
+/*
+ * Connection establishment, as seen by the application (smc_sock.hs).
+ * Client: NONE -connect()-> TCP -established-> CLC -decided-> DONE;
+ * a failed attempt returns to NONE with sk_err set.
+ * Server child: CLC -decided-> DONE, before accept() can return it.
+ */
+enum smc_hs_phase {
+	SMC_HS_NONE,		/* nothing started */
+	SMC_HS_TCP,		/* client: TCP handshake in progress */
+	SMC_HS_CLC,		/* CLC exchange running in a worker */
+	SMC_HS_DONE,		/* SMC-R or TCP fallback decided */
+};
+
+/* smc_sock.flags bits */
+enum {
+	SMC_F_HS_QUEUED,	/* hs_work queued for this connect attempt */
+};
+
+/**
+ * struct smc_clcsk_cb - the clcsock callbacks smcr replaced
+ * @data_ready: original sk_data_ready
+ * @write_space: original sk_write_space
+ * @state_change: original sk_state_change
+ * @error_report: original sk_error_report
+ */
+struct smc_clcsk_cb {
+	void (*data_ready)(struct sock *sk);
+	void (*write_space)(struct sock *sk);
+	void (*state_change)(struct sock *sk);
+	void (*error_report)(struct sock *sk);
+};
+
+/**
+ * struct smc_sock - an AF_SMC socket
+ * @sk: the socket; must be first
+ * @clcsock: internal TCP socket used for CLC and for fallback. Set when the
+ *	socket is created (or, for a server child, adopted) and released by
+ *	smc_release()/smc_child_dispose() only; every other user runs while
+ *	the socket cannot be released (syscall on the file, or a worker that
+ *	release waits for).
+ * @clc_cb: clcsock callbacks replaced by smcr; written under the clcsock's
+ *	sk_callback_lock, read by the replacements under the same lock.
+ * @hs: enum smc_hs_phase. Written under the socket lock, read locklessly
+ *	(READ_ONCE) by callbacks, poll and data-path waits.
+ * @flags: SMC_F_* bits (atomic bitops)
+ * @use_fallback: data moves over @clcsock (TCP). Written before @hs
+ *	becomes SMC_HS_DONE and never changed afterwards.
+ * @fallback_rsn: why TCP is used (SMC_CLC_DECL_*); as @use_fallback
+ * @peer_diagnosis: the peer's Decline diagnosis, if it sent one; as
+ *	@use_fallback
+ * @hs_work: client: CLC exchange after TCP connect; server child: CLC
+ *	exchange before the child is queued for accept(). Holds a socket
+ *	reference while queued or running.
+ * @listen_wait: listener: entry on the listening clcsock's wait queue that
+ *	schedules @accept_work for new TCP connections
+ * @accept_work: listener: takes TCP connections off the listening clcsock
+ * @accept_lock: listener: protects @accept_q, @hs_q, @hs_inflight and
+ *	@listen_closed
+ * @accept_q: listener: children with a decided handshake, in order
+ * @hs_q: listener: children whose handshake is running
+ * @hs_inflight: listener: number of children on @hs_q
+ * @listen_closed: listener: no more children are queued; set once
+ * @listener: child: the listener it belongs to (a reference is held) while
+ *	it is on the listener's @hs_q or @accept_q; NULL once accepted
+ * @accept_node: child: entry on the listener's @hs_q or @accept_q
+ * @list_node: entry on the global socket list (diag); see af_smc.c
+ */
+struct smc_sock {
+	struct sock		sk;
+	struct socket		*clcsock;
+	struct smc_clcsk_cb	clc_cb;
+	int			hs;
+	unsigned long		flags;
+	bool			use_fallback;
+	u32			fallback_rsn;
+	u32			peer_diagnosis;
+	struct work_struct	hs_work;
+
+	/* listener */
+	struct wait_queue_entry	listen_wait;
+	struct work_struct	accept_work;
+	spinlock_t		accept_lock;
+	struct list_head	accept_q;
+	struct list_head	hs_q;
+	unsigned int		hs_inflight;
+	bool			listen_closed;
+
+	/* server child */
+	struct smc_sock		*listener;
+	struct list_head	accept_node;
+
+	struct hlist_node	list_node;
+};
+
+static inline struct smc_sock *smc_sk(const struct sock *sk)
+{
+	return (struct smc_sock *)sk;
+}
+
+static inline bool smc_hs_pending(const struct smc_sock *smc)
+{
+	int hs = READ_ONCE(smc->hs);
+
+	return hs == SMC_HS_TCP || hs == SMC_HS_CLC;
+}
+
+/* af_smc.c */
+extern struct workqueue_struct *smc_hs_wq;
+extern struct workqueue_struct *smc_listen_wq;
+extern unsigned int smc_clc_timeout_ms;
+extern u8 smc_local_peer_id[SMC_PEER_ID_LEN];
+struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
+				int protocol, int kern);
+void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
+void smc_hs_finish(struct smc_sock *smc);
+void smc_sock_unlist(struct smc_sock *smc);
+void smc_sock_list_walk(struct net *net,
+			int (*fn)(struct sock *sk, void *arg), void *arg,
+			long *pos);
+
+/* clcsock.c */
+int smc_clcsock_create(struct smc_sock *smc, int family);
+void smc_clcsock_adopt(struct smc_sock *smc, struct socket *clcsock);
+void smc_clcsock_hook(struct smc_sock *smc);
+void smc_clcsock_unhook(struct smc_sock *smc);
+void smc_clcsock_release(struct smc_sock *smc);
+void smc_clcsock_want_smc(struct smc_sock *smc, bool on);
+bool smc_clcsock_peer_smc(const struct smc_sock *smc);
+void smc_copy_sock_settings(struct sock *dst, const struct sock *src);
+void smc_sockopt_sync(struct smc_sock *smc);
+
+/* handshake.c */
+int smc_hs_client(struct smc_sock *smc);
+int smc_hs_server(struct smc_sock *smc);
+
+/* connect.c */
+int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
+		int flags);
+void smc_connect_kick(struct smc_sock *smc);
+void smc_connect_init(struct smc_sock *smc);
+int smc_wait_hs(struct smc_sock *smc, long *timeo);
+
+/* listen.c */
+int smc_listen(struct socket *sock, int backlog);
+int smc_accept_impl(struct socket *sock, struct socket *newsock, int flags);
+__poll_t smc_accept_poll(struct smc_sock *smc);
+void smc_listen_stop(struct smc_sock *smc);
+void smc_listen_init(struct smc_sock *smc);
+bool smc_hs_aborted(const struct smc_sock *smc);
+
+/* fallback.c: the proto_ops that pass through to the clcsock */
+int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len);
+int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		int flags);
+__poll_t smc_poll(struct file *file, struct socket *sock, poll_table *wait);
+int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg);
+int smc_setsockopt(struct socket *sock, int level, int optname,
+		   sockptr_t optval, unsigned int optlen);
+int smc_getsockopt(struct socket *sock, int level, int optname,
+		   char __user *optval, int __user *optlen);
+int smc_shutdown(struct socket *sock, int how);
+int smc_getname(struct socket *sock, struct sockaddr *addr, int peer);
+int smc_bind(struct socket *sock, struct sockaddr *addr, int alen);
+
+/* diag.c */
+int smc_diag_init(void);
+void smc_diag_exit(void);
+
+#endif /* _SMCR_SMCR_H */
