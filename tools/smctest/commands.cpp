@@ -49,6 +49,7 @@ void check_accept_flags(const Config &c, int fd, const std::string &label)
 void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 {
 	std::string label = "server conn " + std::to_string(idx);
+	bool chatty = c.verbose || c.conns == 1;
 	check_accept_flags(c, fd.get(), label);
 	if (c.verbose)
 		say(label + ": accepted " + peer_name(fd.get()) + " -> " + local_name(fd.get()));
@@ -62,12 +63,14 @@ void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 		std::string rep = sink_report(r.received);
 		write_all(fd.get(), rep.data(), rep.size());
 		::shutdown(fd.get(), SHUT_WR);
-		say(label + ": sink bytes=" + std::to_string(r.received.bytes()) + " fnv=" + r.received.hex());
+		if (chatty)
+			say(label + ": sink bytes=" + std::to_string(r.received.bytes()) + " fnv=" + r.received.hex());
 		break;
 	}
 	case Mode::Echo: {
 		auto ck = echo_loop(fd.get(), c.msgsize, c.io);
-		say(label + ": echo bytes=" + std::to_string(ck.bytes()) + " fnv=" + ck.hex());
+		if (chatty)
+			say(label + ": echo bytes=" + std::to_string(ck.bytes()) + " fnv=" + ck.hex());
 		break;
 	}
 	case Mode::Source: {
@@ -79,7 +82,8 @@ void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 		if (r.received.bytes() != 0)
 			throw Failure(label + ": source: peer unexpectedly sent " +
 				      std::to_string(r.received.bytes()) + " bytes");
-		say(label + ": source sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex());
+		if (chatty)
+			say(label + ": source sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex());
 		break;
 	}
 	case Mode::Duplex: {
@@ -89,7 +93,8 @@ void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 		s.send_seed = c.seed + 1;
 		s.verify_seed = c.seed;
 		auto r = transfer(fd.get(), s, c.io);
-		say(label + ": duplex sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex() +
+		if (chatty)
+			say(label + ": duplex sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex() +
 		    " received bytes=" + std::to_string(r.received.bytes()) + " fnv=" + r.received.hex());
 		if (r.mismatch_at)
 			throw Failure(label + ": received data differs from pattern at offset " +
@@ -114,10 +119,13 @@ void client_conn(const Config &c, unsigned idx)
 		sleep_ms(c.hold_ms);
 	TransferSpec s;
 	s.msgsize = c.msgsize;
+	// Sink and echo only compare against what this connection sent, so each
+	// connection uses its own seed: a cross-wired stream cannot match.
+	const uint64_t own_seed = c.seed + idx;
 	switch (c.mode) {
 	case Mode::Sink: {
 		s.send_bytes = c.bytes;
-		s.send_seed = c.seed;
+		s.send_seed = own_seed;
 		s.capture_limit = 256;
 		auto r = transfer(fd.get(), s, c.io);
 		auto rep = parse_sink_report(r.captured);
@@ -133,8 +141,8 @@ void client_conn(const Config &c, unsigned idx)
 	}
 	case Mode::Echo: {
 		s.send_bytes = c.bytes;
-		s.send_seed = c.seed;
-		s.verify_seed = c.seed;
+		s.send_seed = own_seed;
+		s.verify_seed = own_seed;
 		auto r = transfer(fd.get(), s, c.io);
 		if (r.received.bytes() != r.sent.bytes() || r.received.value() != r.sent.value())
 			throw Failure(label + ": ECHO MISMATCH: sent bytes=" + std::to_string(r.sent.bytes()) +
