@@ -2,7 +2,8 @@
 # Helpers for selftests/tests/*.sh (sourced by each test; the driver exports
 # ST_* and the harness SMCR_*).
 #
-#   ST_ID      test id ("001-stream-100m"), prefix for unique sync/kv names
+#   ST_ID      test id ("001-stream-100m")
+#   ST_KEY     unique prefix for vm_sync/vm_put/vm_get names (run + test id)
 #   ST_PORT    first of 20 TCP ports reserved for this test
 #   ST_TMP     per-test scratch directory (VM-local)
 #   ST_FAMILY  smc (default) or tcp (--family tcp: debugging without module)
@@ -12,6 +13,7 @@ set -u
 source "${SMCR_LIB:-$ST_DIR/../tools/testing/vm/lib.sh}"
 
 ST_FAMILY=${ST_FAMILY:-smc}
+ST_KEY=${ST_KEY:-$ST_ID}
 SMCTEST=${SMCTEST:-$SMCR_TOOLS/bin/smctest}
 ST_PIDS=()
 
@@ -27,7 +29,7 @@ st_smctest() {
 
 # st_serve_bg NAME SMCTEST-ARGS...
 # Starts a server-side smctest in the background with --ready-file, waits until
-# it listens and tells the peer ("$ST_ID-NAME" = ok|fail). The pid is kept
+# it listens and tells the peer ("$ST_KEY-NAME" = ok|fail). The pid is kept
 # for st_wait_all. Returns 1 if the server died before becoming ready.
 st_serve_bg() {
 	local name=$1 ready=$ST_TMP/$1.ready i pid
@@ -41,7 +43,7 @@ st_serve_bg() {
 		if ! kill -0 "$pid" 2>/dev/null; then
 			wait "$pid"
 			echo "server $name exited with $? before listening"
-			vm_put "$ST_ID-$name" fail
+			vm_put "$ST_KEY-$name" fail
 			return 1
 		fi
 		sleep 0.1
@@ -49,11 +51,11 @@ st_serve_bg() {
 	if [[ ! -e $ready ]]; then
 		echo "server $name not listening after 30s"
 		kill "$pid" 2>/dev/null
-		vm_put "$ST_ID-$name" fail
+		vm_put "$ST_KEY-$name" fail
 		return 1
 	fi
 	ST_PIDS+=("$pid")
-	vm_put "$ST_ID-$name" ok
+	vm_put "$ST_KEY-$name" ok
 }
 
 # Waits for all servers started by st_serve_bg; non-zero if any failed.
@@ -76,7 +78,7 @@ st_serve() {
 # peer reported that it could not start).
 st_await() {
 	local v
-	v=$(vm_get "$ST_ID-$1" "${2:-120}") || { echo "peer server $1: no word"; return 1; }
+	v=$(vm_get "$ST_KEY-$1" "${2:-120}") || { echo "peer server $1: no word"; return 1; }
 	[[ $v == ok ]] || { echo "peer server $1 failed to start"; return 1; }
 }
 

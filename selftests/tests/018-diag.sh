@@ -29,16 +29,16 @@ re_ip() { echo "${1//./\\.}"; }
 
 case $SMCR_ROLE in
 b) st_serve_bg srv server --family smc --port "$P" --mode sink --timeout 60s || exit 1
-   vm_get "$ST_ID-client-up" 60 >/dev/null || st_fail "client never connected"
+   vm_get "$ST_KEY-client-up" 60 >/dev/null || st_fail "client never connected"
    st_smctest diag
    dump=$("$SMCTEST" diag --kv --port "$P") || st_fail "smctest diag failed"
    echo "$dump"
-   port_a=$(vm_get "$ST_ID-client-port" 10)
+   port_a=$(vm_get "$ST_KEY-client-port" 10)
    line=$(find_line "$dump" "state=ESTABLISHED" "local=$(re_ip "$SMCR_LOCAL_IP"):$P " \
 	"peer=$(re_ip "$SMCR_PEER_IP"):$port_a " "mode=fallback") || st_fail "accepted socket not listed as expected"
    [[ $line =~ reason=0x00000000 ]] && st_fail "fallback reason is 0: $line"
    find_line "$dump" "state=LISTEN" "local=[^ ]*:$P " >/dev/null || st_fail "listening socket not listed"
-   vm_put "$ST_ID-checked" 1
+   vm_put "$ST_KEY-checked" 1
    st_wait_all ;;
 a) st_await srv || exit 1
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 64K --hold 10s \
@@ -54,11 +54,11 @@ a) st_await srv || exit 1
    echo "$line"
    [[ -n $line ]] || st_fail "no ESTABLISHED AF_SMC socket to $SMCR_PEER_IP:$P listed"
    [[ $line =~ local=$(re_ip "$SMCR_LOCAL_IP"):([0-9]+)\  ]] || st_fail "local address is not $SMCR_LOCAL_IP: $line"
-   vm_put "$ST_ID-client-port" "${BASH_REMATCH[1]}"
+   vm_put "$ST_KEY-client-port" "${BASH_REMATCH[1]}"
    [[ $line =~ mode=fallback ]] || st_fail "mode is not fallback: $line"
    [[ $line =~ reason=0x00000000 ]] && st_fail "fallback reason is 0: $line"
    [[ $line =~ inode=[1-9] ]] || st_fail "no inode: $line"
-   vm_put "$ST_ID-client-up" 1
-   vm_get "$ST_ID-checked" 60 >/dev/null
+   vm_put "$ST_KEY-client-up" 1
+   vm_get "$ST_KEY-checked" 60 >/dev/null
    wait "$cpid" ;;
 esac
