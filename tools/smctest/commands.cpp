@@ -263,16 +263,8 @@ int run_client(const Config &c)
 	return failed ? 1 : 0;
 }
 
-int run_diag(const Config &c)
+std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all)
 {
-	std::vector<smcr::DiagEntry> all;
-	try {
-		all = smcr::diag_dump_smc();
-	} catch (const std::system_error &e) {
-		if (e.code().value() == ENOENT)
-			throw Failure("sock_diag has no AF_SMC handler (is smcr loaded?): " + std::string(e.what()));
-		throw Failure(e.what());
-	}
 	std::vector<smcr::DiagEntry> v;
 	for (auto &e : all)
 		if (!c.diag_port || e.sport == *c.diag_port || e.dport == *c.diag_port)
@@ -337,7 +329,20 @@ int run_diag(const Config &c)
 			os << " - SMC-R data path arrives in a later issue\n";
 		}
 	}
-	std::cout << os.str() << std::flush;
+	return os.str();
+}
+
+int run_diag(const Config &c)
+{
+	std::vector<smcr::DiagEntry> all;
+	try {
+		all = smcr::diag_dump_smc();
+	} catch (const std::system_error &e) {
+		if (e.code().value() == ENOENT)
+			throw Failure("sock_diag has no AF_SMC handler (is smcr loaded?): " + std::string(e.what()));
+		throw Failure(e.what());
+	}
+	std::cout << format_diag(c, all) << std::flush;
 	return 0;
 }
 
