@@ -182,11 +182,9 @@ int run_server(const Config &c)
 	UniqueFd lfd = make_listener(c, c.accept == AcceptMode::Nonblock ? SOCK_NONBLOCK : 0);
 	if (c.accept == AcceptMode::Nonblock) {
 		// Nothing can be pending before the ready file exists.
-		int fd = ::accept4(lfd.get(), nullptr, nullptr, c.accept4_flags);
-		if (fd >= 0) {
-			::close(fd);
+		UniqueFd fd(::accept4(lfd.get(), nullptr, nullptr, c.accept4_flags));
+		if (fd)
 			throw Failure("nonblocking accept on an idle listener returned a socket");
-		}
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			throw_errno("nonblocking accept on an idle listener: expected EAGAIN", errno);
 	}

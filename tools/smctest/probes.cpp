@@ -146,10 +146,8 @@ void probe_bad_type(const Config &c)
 		{SOCK_STREAM, 2, EPROTONOSUPPORT, "socket(AF_SMC, SOCK_STREAM, 2)"},
 	};
 	for (auto &k : cases) {
-		int fd = ::socket(AF_SMC, k.type, k.proto);
-		if (fd >= 0)
-			::close(fd);
-		expect_errno(fd, k.err, k.desc);
+		UniqueFd fd(::socket(AF_SMC, k.type, k.proto));
+		expect_errno(fd.get(), k.err, k.desc);
 		say(std::string("ok: ") + k.desc + " -> " + errno_name(k.err));
 	}
 	for (int proto : {SMCPROTO_SMC, SMCPROTO_SMC6}) {

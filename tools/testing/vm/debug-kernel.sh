@@ -15,7 +15,7 @@
 set -euo pipefail
 
 # Bump when the build steps change in a way that changes the result.
-BUILD_RECIPE=1
+BUILD_RECIPE=2
 
 usage() {
 	cat <<EOF
@@ -131,7 +131,9 @@ blog=$dir/build.log
 : >"$blog"
 export CCACHE_DIR=$cache/ccache
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-2G}
-mk=(make -C "$src" O="$kdir" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
+# LOCALVERSION: kernel release 6.12.<n>-smcr-debug (distinct from any stock
+# kernel's build/mod/<kver>/).
+mk=(make -C "$src" O="$kdir" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=-smcr-debug -j"$jobs")
 start=$(date +%s)
 log "building in $dir (log: $blog)"
 run_logged() {

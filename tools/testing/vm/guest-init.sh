@@ -20,7 +20,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C.UTF-8 TERM=dumb
 shared=/run/smcr-shared
 
-role=a vms=2 kernel=unknown tree='' timeout=600 kdir=''
+role=a vms=2 kernel=unknown tree='' timeout=600 kdir='' interactive=0
 read -r -a cmdline </proc/cmdline
 for p in "${cmdline[@]}"; do
 	case $p in
@@ -30,6 +30,7 @@ for p in "${cmdline[@]}"; do
 	smcr.tree=*) tree=${p#*=} ;;
 	smcr.timeout=*) timeout=${p#*=} ;;
 	smcr.kdir=*) kdir=${p#*=} ;;
+	smcr.interactive=*) interactive=${p#*=} ;;
 	esac
 done
 
@@ -136,11 +137,20 @@ cmd_env=(
 ) &
 wd=$!
 
-log "running command (timeout ${timeout}s) at $(cut -d' ' -f1 /proc/uptime) s"
 echo "SMCR-CMD-START"
-(cd "$tree" && exec env -i "${cmd_env[@]}" /bin/bash "$shared/cmd.sh") \
-	>>"$shared/$role.out" 2>&1 </dev/null
-rc=$?
+if [[ $interactive == 1 ]]; then
+	# Less console noise while typing; WARN/BUG (level <= 4) still show.
+	dmesg -n 5
+	log "interactive root shell (env: SMCR_*; . \$SMCR_LIB); exit to power off"
+	(cd "$tree" && exec env -i "${cmd_env[@]}" TERM=vt100 PS1="smcr-$role# " \
+		setsid -c /bin/bash --norc -i) </dev/ttyS0 >/dev/ttyS0 2>&1
+	rc=$?
+else
+	log "running command (timeout ${timeout}s) at $(cut -d' ' -f1 /proc/uptime) s"
+	(cd "$tree" && exec env -i "${cmd_env[@]}" /bin/bash "$shared/cmd.sh") \
+		>>"$shared/$role.out" 2>&1 </dev/null
+	rc=$?
+fi
 kill "$wd" 2>/dev/null
 echo "SMCR-CMD-END rc=$rc"
 log "command exited $rc at $(cut -d' ' -f1 /proc/uptime) s"
