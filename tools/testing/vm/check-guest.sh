@@ -3,7 +3,8 @@
 #
 # Usage: check-guest.sh [--kunit] [--kunit-ko PATH] [--selftests CMD] [-- SELFTEST-ARGS...]
 #   --kunit          role a first loads the KUnit module (default
-#                    $SMCR_MODDIR/smcr_kunit.ko; its suites run at insmod),
+#                    $SMCR_MODDIR/smcr_kunit.ko or $SMCR_MODDIR/kunit/smcr_kunit.ko;
+#                    its suites run at insmod),
 #                    collects /sys/kernel/debug/kunit/smcr*/results into one
 #                    KTAP document $SMCR_SHARED/kunit.ktap and unloads it;
 #                    role b waits for that. Problems are written to
@@ -28,7 +29,12 @@ while [[ $# -gt 0 ]]; do
 done
 # shellcheck source=tools/testing/vm/lib.sh
 . "${SMCR_LIB:-$(dirname "${BASH_SOURCE[0]}")/lib.sh}"
-ko=${ko:-$SMCR_MODDIR/smcr_kunit.ko}
+# The contract says build/mod/<kver>/smcr_kunit.ko; Kbuild puts it into the
+# kunit/ subdir of that: take whichever exists.
+if [[ -z $ko ]]; then
+	ko=$SMCR_MODDIR/smcr_kunit.ko
+	[[ -e $ko || ! -e $SMCR_MODDIR/kunit/smcr_kunit.ko ]] || ko=$SMCR_MODDIR/kunit/smcr_kunit.ko
+fi
 
 kunit_error() {
 	echo "check-guest: KUnit: $*" >&2
