@@ -78,7 +78,7 @@ a)
 		reason=$(sed -n 's/.* reason=\(0x[0-9a-f]*\).*/\1/p' <<<"$line")
 		# Reason names come from the one table in tools/common (smctest diag --summary).
 		echo "$summary"
-		echo "The iperf3 connection ran over AF_SMC in TCP fallback mode, reason $reason:"
+		echo "iperf3's connections ran over AF_SMC in TCP fallback mode (reason $reason):"
 		echo "the data went over the internal TCP socket. The SMC-R data path arrives in a later issue."
 	fi
 	grep -E 'receiver$' /tmp/demo-iperf3-client.log | sed 's/^/  throughput: /'

@@ -253,7 +253,7 @@ int run_client(const Config &c)
 	std::ostringstream os;
 	os << "client: " << ok << "/" << c.conns << " connections ok, mode=" << mode_name(c.mode)
 	   << " bytes/conn=" << c.bytes << " in " << dt << " ms";
-	if (dt > 0 && c.mode != Mode::Echo)
+	if (dt > 0 && c.mode != Mode::Echo && c.hold_ms == 0)
 		os << " (" << std::fixed << std::setprecision(1)
 		   << (static_cast<double>(c.bytes) * c.conns * 8 / 1e6) / (static_cast<double>(dt) / 1000.0)
 		   << " Mbit/s)";
