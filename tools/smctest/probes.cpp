@@ -419,7 +419,9 @@ void inq_server(const Config &c, int lfd)
 	announce(c, lfd);
 	UniqueFd fd = accept_blocking(lfd);
 	send_pattern(fd.get(), 13, 5000);
-	sleep_ms(3000); // let the client fill our receive queue
+	// Do not read until the client has filled the path and says so by
+	// opening a second connection (the first one is clogged by then).
+	UniqueFd go = accept_blocking(lfd);
 	uint64_t n = drain(fd.get());
 	say("inq server: drained " + std::to_string(n) + " bytes");
 }
@@ -464,11 +466,12 @@ void inq_client(const Config &c)
 		if (n < 0)
 			throw_errno("send", errno);
 		sent += static_cast<uint64_t>(n);
-		check(sent < (512ull << 20) && now_ms() - t0 < 2500, "send never returned EAGAIN");
+		check(sent < (512ull << 20) && now_ms() - t0 < 30000, "send never returned EAGAIN");
 	}
 	int outq = ioctl_int(fd.get(), SIOCOUTQ, "SIOCOUTQ");
 	check(outq > 0, "SIOCOUTQ is " + std::to_string(outq) + " with unacknowledged data");
 	set_nonblock(fd.get(), false);
+	UniqueFd go = dial(c, peer_addr(c)); // tells the server to start reading
 	if (::shutdown(fd.get(), SHUT_WR) < 0)
 		throw_errno("shutdown", errno);
 	check(wait_ioctl(fd.get(), SIOCOUTQ, "SIOCOUTQ", 0, 30000, v),

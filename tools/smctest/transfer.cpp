@@ -134,7 +134,8 @@ TransferResult transfer_poll(int fd, const TransferSpec &spec)
 			else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
 				throw_errno("recv", errno);
 		}
-		if (!send_done && (re & (POLLOUT | POLLERR))) {
+		// POLLERR/POLLHUP: let send() report the error instead of spinning.
+		if (!send_done && (re & (POLLOUT | POLLERR | POLLHUP))) {
 			if (pending == 0) {
 				size_t n = static_cast<size_t>(
 					std::min<uint64_t>(sbuf.size(), spec.send_bytes - off));
