@@ -92,7 +92,7 @@ else
 		fi
 	done
 fi
-[[ $rxe == 1 ]] && log "rxe0/rxe1 up: $(rdma link show | tr '\n' ';')"
+[[ $rxe == 1 ]] && log "(up $(cut -d" " -f1 /proc/uptime) s) rxe0/rxe1 up: $(rdma link show | tr '\n' ';')"
 
 # ---------------------------------------------------------------- kmemleak
 kml=/sys/kernel/debug/kmemleak
@@ -102,7 +102,7 @@ if [[ -w $kml ]]; then
 	echo scan >"$kml"
 	boot_leaks=$(grep -c '^unreferenced object' "$kml")
 	echo clear >"$kml"
-	log "kmemleak: $boot_leaks suspect(s) from boot cleared"
+	log "kmemleak: $boot_leaks suspect(s) from boot cleared (up $(cut -d" " -f1 /proc/uptime) s)"
 fi
 
 # ---------------------------------------------------------------- command
