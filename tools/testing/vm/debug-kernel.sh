@@ -175,5 +175,12 @@ kver=$(cat "$kdir/include/config/kernel.release")
 # guest too (host root is mounted read-only over 9p).
 [[ -d $dir/modroot/lib/modules/$kver ]] || die "modules_install produced no lib/modules/$kver"
 date -u +%FT%TZ >"$dir/complete"
+# Keep this and the previous debug kernel (a VM may still be using it), drop
+# older ones (~500 MB each).
+# shellcheck disable=SC2012 # our own directory names
+ls -1dt "$cache"/debug-*/ 2>/dev/null | tail -n +3 | while read -r old; do
+	log "removing old debug kernel $old"
+	rm -rf "$old"
+done
 log "done in $(($(date +%s) - start)) s: kernel $kver"
 print_result
