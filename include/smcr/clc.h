@@ -22,6 +22,122 @@ struct smc_clc_decline_info {
 	bool	out_of_sync;
 };
 
+#define SMC_CLC_MAX_V4_PREFIX	8	/* local IPv4 addresses matched */
+
+/**
+ * struct smc_clc_ipv4_prefix - an IPv4 subnet
+ * @addr: subnet number (or any address in the subnet), network order
+ * @len: prefix length, 0..32
+ */
+struct smc_clc_ipv4_prefix {
+	__be32	addr;
+	u8	len;
+};
+
+/**
+ * struct smc_clc_prefixes - IP prefixes of one side (RFC 7609, 3.5.1.2)
+ * @ipv4_cnt: valid entries of @ipv4
+ * @ipv4: IPv4 subnets; a Proposal carries at most one, and none when it
+ *	lists IPv6 prefixes
+ * @ipv6_cnt: valid entries of @ipv6
+ * @ipv6: IPv6 prefixes (prefix bits beyond the length are not compared)
+ */
+struct smc_clc_prefixes {
+	u8				ipv4_cnt;
+	struct smc_clc_ipv4_prefix	ipv4[SMC_CLC_MAX_V4_PREFIX];
+	u8				ipv6_cnt;
+	struct smc_clc_ipv6_prefix	ipv6[SMC_CLC_MAX_V6_PREFIX];
+};
+
+/**
+ * struct smc_clc_proposal_info - what a client proposes
+ * @version: CLC version from the header (1 for what smcr builds)
+ * @type_v1: SMC types offered for CLC version 1 (enum smc_clc_smc_type)
+ * @type_v2: SMC types offered for CLC version 2 (SMC_CLC_TYPE_N in v1)
+ * @smcr_v1: SMC-R version 1 is offered: @peer_id, @gid, @mac and
+ *	@prefixes are meaningful
+ * @peer_id: client's peer ID (A.2.1)
+ * @gid: client's preferred RoCE GID
+ * @mac: client's preferred RoCE MAC
+ * @prefixes: client's IPv4 subnet or IPv6 prefixes
+ * @has_v2_ext: a version 2 extension was present; the fields below are set
+ * @release: v2 extension: SMC release of the client
+ * @seid: v2 extension: a system EID is in the SMC-D v2 extension
+ * @roce_v2_gid: v2 extension: GID for SMC-R v2 (IPv6 or IPv4-mapped)
+ * @max_conns: v2 extension: connections per link group (SMC-R v2)
+ * @max_links: v2 extension: links per link group (SMC-R v2)
+ * @feature_mask: v2 extension: supplemental features
+ * @eid_cnt: v2 extension: number of user EIDs in @eids
+ * @eids: v2 extension: user EIDs, 32 bytes each, blank padded
+ * @has_smcd_v2_ext: an SMC-D v2 extension was present
+ * @ism_gid_cnt: SMC-D v2: number of ISM GID/CHID entries
+ *
+ * smc_clc_proposal_build() reads only @peer_id, @gid, @mac and @prefixes.
+ */
+struct smc_clc_proposal_info {
+	u8				version;
+	u8				type_v1;
+	u8				type_v2;
+	bool				smcr_v1;
+	u8				peer_id[SMC_PEER_ID_LEN];
+	u8				gid[SMC_GID_LEN];
+	u8				mac[SMC_MAC_LEN];
+	struct smc_clc_prefixes		prefixes;
+	bool				has_v2_ext;
+	u8				release;
+	bool				seid;
+	u8				roce_v2_gid[SMC_GID_LEN];
+	u8				max_conns;
+	u8				max_links;
+	u16				feature_mask;
+	u8				eid_cnt;
+	u8				eids[SMC_CLC_MAX_EID][SMC_EID_LEN];
+	bool				has_smcd_v2_ext;
+	u8				ism_gid_cnt;
+};
+
+/**
+ * struct smc_clc_accept_info - SMC-R v1 link and buffer of one side, as
+ *	an Accept (server) or Confirm (client) carries it
+ * @peer_id: sender's peer ID
+ * @gid: sender's RoCE GID for the link
+ * @mac: sender's RoCE MAC for the link
+ * @qpn: sender's QP number (24 bits)
+ * @rmb_rkey: RKey of the sender's RMB
+ * @rmbe_idx: index of the RMB element of this connection
+ * @rmbe_alert_token: the sender's token for this connection
+ * @rmbe_size_code: RMBE size, smc_clc_rmbe_size() (4 bits)
+ * @mtu_code: QP MTU, smc_clc_mtu_to_bytes() (4 bits)
+ * @rmb_vaddr: virtual address of the sender's RMB
+ * @psn: sender's initial packet sequence number (24 bits)
+ * @first_contact: header F-bit (first contact for the link group)
+ * @version: CLC version from the header (1 for what smcr builds)
+ */
+struct smc_clc_accept_info {
+	u8	peer_id[SMC_PEER_ID_LEN];
+	u8	gid[SMC_GID_LEN];
+	u8	mac[SMC_MAC_LEN];
+	u32	qpn;
+	u32	rmb_rkey;
+	u8	rmbe_idx;
+	u32	rmbe_alert_token;
+	u8	rmbe_size_code;
+	u8	mtu_code;
+	u64	rmb_vaddr;
+	u32	psn;
+	bool	first_contact;
+	u8	version;
+};
+
+/* RMBE size codes (A.2.3): size = 2^(code + 14) bytes, 16 KiB up */
+#define SMC_CLC_RMBE_MIN_SIZE		(16U << 10)
+#define SMC_CLC_RMBE_MAX_CODE		15	/* 4-bit field: 512 MiB */
+#define SMC_CLC_RMBE_RFC_MAX_CODE	5	/* 512 KiB, the RFC's largest */
+
+/* QP MTU codes (A.2.3), the values of enum ib_mtu */
+#define SMC_CLC_MTU_256			1
+#define SMC_CLC_MTU_4096		5
+
 int smc_clc_hdr_check(const struct smc_clc_hdr *hdr);
 int smc_clc_trailer_check(const void *msg, size_t len);
 size_t smc_clc_decline_build(struct smc_clc_decline *dcl,
@@ -29,5 +145,29 @@ size_t smc_clc_decline_build(struct smc_clc_decline *dcl,
 			     bool out_of_sync);
 int smc_clc_decline_parse(const void *msg, size_t len,
 			  struct smc_clc_decline_info *info);
+
+int smc_clc_proposal_build(void *buf, size_t size,
+			   const struct smc_clc_proposal_info *info);
+int smc_clc_proposal_parse(const void *msg, size_t len,
+			   struct smc_clc_proposal_info *info);
+int smc_clc_proposal_check_smcr_v1(const struct smc_clc_proposal_info *info);
+
+int smc_clc_accept_build(struct smc_clc_accept_confirm *msg,
+			 const struct smc_clc_accept_info *info);
+int smc_clc_confirm_build(struct smc_clc_accept_confirm *msg,
+			  const struct smc_clc_accept_info *info);
+int smc_clc_accept_parse(const void *msg, size_t len,
+			 struct smc_clc_accept_info *info);
+int smc_clc_confirm_parse(const void *msg, size_t len,
+			  struct smc_clc_accept_info *info);
+
+u32 smc_clc_decline_code(int err);
+
+u32 smc_clc_rmbe_size(u8 code);
+int smc_clc_rmbe_code(u32 size);
+int smc_clc_mtu_to_bytes(u8 code);
+int smc_clc_mtu_from_bytes(u32 bytes);
+bool smc_clc_prefix_match(const struct smc_clc_prefixes *local,
+			  const struct smc_clc_prefixes *peer);
 
 #endif /* _SMCR_CLC_H */
