@@ -12,6 +12,7 @@
  * re-parse unchanged. The PRNG seeds are fixed, so a failure reproduces.
  */
 #include <kunit/test.h>
+#include <linux/ktime.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/smcr.h>
@@ -433,6 +434,7 @@ static void fz_run(struct kunit *test, u64 seed,
 	struct fuzz_ctx *c;
 	const struct fuzz_seed *s;
 	size_t len;
+	u64 start;
 	u8 *buf;
 	int i;
 
@@ -450,6 +452,7 @@ static void fz_run(struct kunit *test, u64 seed,
 			      c->accepted[2] + c->accepted[3], 0);
 	memset(c->accepted, 0, sizeof(c->accepted));
 
+	start = ktime_get_ns();
 	for (i = 0; i < FUZZ_ITERATIONS; i++) {
 		s = &c->seeds[fz_rand(c, c->nseeds)];
 		memcpy(c->work, s->msg, s->len);
@@ -464,9 +467,10 @@ static void fz_run(struct kunit *test, u64 seed,
 		memcpy(buf, c->work, len);
 		fz_one(c, buf, len);
 	}
-	kunit_info(test, "%d inputs; accepted: %u Proposal, %u Accept, %u Confirm, %u Decline\n",
-		   FUZZ_ITERATIONS, c->accepted[0], c->accepted[1],
-		   c->accepted[2], c->accepted[3]);
+	kunit_info(test, "%d inputs in %llu ms; accepted: %u Proposal, %u Accept, %u Confirm, %u Decline\n",
+		   FUZZ_ITERATIONS, div_u64(ktime_get_ns() - start, NSEC_PER_MSEC),
+		   c->accepted[0], c->accepted[1], c->accepted[2],
+		   c->accepted[3]);
 }
 
 static void fz_seeds_v1_proposal(struct fuzz_ctx *c)
