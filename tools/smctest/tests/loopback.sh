@@ -1,0 +1,67 @@
+#!/bin/bash
+# ctest: smctest end to end over TCP on 127.0.0.1 / ::1 (no module needed):
+# every server mode with both I/O styles, concurrent connections, nonblocking
+# connect/accept, every two-sided probe, and the failure paths (a checksum
+# mismatch and a refused connect must exit 1).
+#   loopback.sh PATH/TO/smctest
+set -u
+S=$1
+tmp=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+port=$((40000 + ($$ % 1000) * 20))
+fail=0 n=0
+
+# serve NAME ARGS...: background server with ready file
+serve() {
+	local name=$1; shift
+	"$S" "$@" --family tcp --timeout 60s --ready-file "$tmp/$name" -q &
+	for ((i = 0; i < 100; i++)); do [[ -e $tmp/$name ]] && return 0; sleep 0.05; done
+	echo "server $name did not start"; return 1
+}
+check() { # check DESC EXPECTED_RC CMD...
+	local desc=$1 want=$2 rc; shift 2
+	"$@" >"$tmp/out" 2>&1; rc=$?
+	n=$((n + 1))
+	if [[ $rc == "$want" ]]; then echo "ok - $desc"; else echo "FAIL - $desc (rc $rc, want $want)"; cat "$tmp/out"; fail=$((fail + 1)); fi
+}
+
+for mode in sink echo source duplex; do
+	for io in block poll; do
+		p=$((port++))
+		serve "$mode-$io" server --port $p --mode $mode --bytes 3M --io $io
+		check "$mode/$io" 0 "$S" client --family tcp --addr 127.0.0.1 --port $p --mode $mode --bytes 3M \
+			--io $io --msgsize 7000 --timeout 60s
+		wait $!
+	done
+done
+p=$((port++))
+serve conc server --port $p --conns 50 --concurrent --mode echo --accept nonblock --accept4-flags nonblock,cloexec
+check "50 concurrent echo, nonblocking accept4" 0 "$S" client --family tcp --addr 127.0.0.1 --port $p --conns 50 \
+	--mode echo --bytes 64K --connect epoll --timeout 60s
+wait $!
+p=$((port++))
+serve v6 server --ipv6 --port $p --mode duplex --bytes 1M
+check "ipv6 duplex, poll connect" 0 "$S" client --family tcp --addr ::1 --port $p --mode duplex --bytes 1M \
+	--connect poll --timeout 60s
+wait $!
+p=$((port++))
+serve bad server --port $p --mode duplex --bytes 1M --seed 5
+check "seed mismatch is detected" 1 "$S" client --family tcp --addr 127.0.0.1 --port $p --mode duplex --bytes 1M \
+	--seed 6 --timeout 60s
+wait $!
+check "refused connect fails" 1 "$S" client --family tcp --addr 127.0.0.1 --port $((port++)) --timeout 10s
+
+for probe in $("$S" probe --list | cut -f1); do
+	p=$((port++))
+	case $probe in
+	bad-type) continue ;; # AF_SMC only
+	sockopts) check "probe sockopts" 0 "$S" probe sockopts --family tcp; continue ;;
+	refused) check "probe refused" 0 "$S" probe refused --role client --family tcp --addr 127.0.0.1 --port $p \
+		--timeout 30s; continue ;;
+	esac
+	serve "probe-$probe" probe "$probe" --role server --port $p
+	check "probe $probe" 0 "$S" probe "$probe" --role client --family tcp --addr 127.0.0.1 --port $p --timeout 60s
+	wait $! || { echo "FAIL - probe $probe server side"; fail=$((fail + 1)); }
+done
+echo "$((n - fail)) passed, $fail failed"
+[[ $fail == 0 ]]
