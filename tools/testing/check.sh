@@ -164,7 +164,9 @@ for k in $kernels; do
 	3) note_fail "$k" "infrastructure: $reason" ;;
 	*) note_fail "$k" "run exited $vrc: $reason" ;;
 	esac
-	if ((k_pass + k_fail + k_skip == 0)); then
+	# No test at all on this kernel: a failure of its own, unless the reason
+	# was already counted above (infra failure, splat, ...).
+	if ((k_pass + k_fail + k_skip == 0 && total_fail == fail_before)); then
 		note_fail "$k" "no test ran"
 	fi
 	total_pass=$((total_pass + k_pass))
