@@ -20,7 +20,7 @@ modroot=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${SMCR_CACHE:-$HOME/.cache/smcr}/initramfs
 busybox=/bin/busybox
-if [[ ! -x $busybox ]] || ! "$busybox" --list 2>/dev/null | grep -qx switch_root; then
+if [[ ! -x $busybox ]] || ! "$busybox" --list 2>/dev/null | grep -x switch_root >/dev/null; then
 	{ echo "mkinitramfs: $busybox (static) missing: apt-get install busybox-static" >&2; exit 1; }
 fi
 ! ldd "$busybox" >/dev/null 2>&1 ||
