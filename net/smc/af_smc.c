@@ -109,6 +109,7 @@ void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
 	smc->use_fallback = true;
 	smc->fallback_rsn = reason;
 	smc->peer_diagnosis = peer_diag;
+	smc_stats_fallback(sock_net(&smc->sk), !!smc->listener, reason);
 	pr_debug("socket %p falls back to TCP: %s (0x%08x), peer 0x%08x\n",
 		 smc, smc_reason_name(reason), reason, peer_diag);
 }
@@ -199,8 +200,6 @@ static int smc_release(struct socket *sock)
 	return 0;
 }
 
-SMCR_DEFINE_ACCEPT(smc_accept, smc_accept_impl)
-
 static const struct proto_ops smc_sock_ops = {
 	.family		= PF_SMC,
 	.owner		= THIS_MODULE,
@@ -208,7 +207,7 @@ static const struct proto_ops smc_sock_ops = {
 	.bind		= smc_bind,
 	.connect	= smc_connect,
 	.socketpair	= sock_no_socketpair,
-	.accept		= smc_accept,
+	.accept		= smcr_accept,
 	.getname	= smc_getname,
 	.poll		= smc_poll,
 	.ioctl		= smc_ioctl,
@@ -264,9 +263,12 @@ static int __init smc_init(void)
 
 	get_random_bytes(smc_local_peer_id, 2);
 
-	rc = proto_register(&smc_proto, 1);
+	rc = smc_stats_init();
 	if (rc)
 		return rc;
+	rc = proto_register(&smc_proto, 1);
+	if (rc)
+		goto out_stats;
 	rc = -ENOMEM;
 	smc_hs_wq = alloc_workqueue("smcr_hs", WQ_UNBOUND, 0);
 	if (!smc_hs_wq)
@@ -295,6 +297,8 @@ out_hs_wq:
 	destroy_workqueue(smc_hs_wq);
 out_proto:
 	proto_unregister(&smc_proto);
+out_stats:
+	smc_stats_exit();
 	return rc;
 }
 
@@ -306,6 +310,7 @@ static void __exit smc_exit(void)
 	destroy_workqueue(smc_listen_wq);
 	destroy_workqueue(smc_hs_wq);
 	proto_unregister(&smc_proto);
+	smc_stats_exit();
 }
 
 module_init(smc_init);

@@ -7,26 +7,24 @@
 #define _SMCR_COMPAT_H
 
 #include <linux/net.h>
-#include <linux/version.h>
+
+int smc_accept_impl(struct socket *sock, struct socket *newsock, int flags);
 
 /*
  * proto_ops.accept: since 6.10 the flags travel in struct proto_accept_arg.
- * SMCR_DEFINE_ACCEPT(name, impl) defines the proto_ops entry @name that
- * calls int impl(struct socket *sock, struct socket *newsock, int flags).
+ * Kbuild defines SMCR_HAVE_ACCEPT_ARG when the kernel headers have it.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#define SMCR_DEFINE_ACCEPT(name, impl)					\
-static int name(struct socket *sock, struct socket *newsock,		\
-		struct proto_accept_arg *arg)				\
-{									\
-	return impl(sock, newsock, arg->flags);				\
+#ifdef SMCR_HAVE_ACCEPT_ARG
+static inline int smcr_accept(struct socket *sock, struct socket *newsock,
+			      struct proto_accept_arg *arg)
+{
+	return smc_accept_impl(sock, newsock, arg->flags);
 }
 #else
-#define SMCR_DEFINE_ACCEPT(name, impl)					\
-static int name(struct socket *sock, struct socket *newsock, int flags,	\
-		bool kern)						\
-{									\
-	return impl(sock, newsock, flags);				\
+static inline int smcr_accept(struct socket *sock, struct socket *newsock,
+			      int flags, bool kern)
+{
+	return smc_accept_impl(sock, newsock, flags);
 }
 #endif
 

@@ -94,7 +94,7 @@ static void smc_connect_work(struct work_struct *work)
 		goto out;
 	}
 
-	if (!smc_clcsock_peer_smc(smc)) {
+	if (!smc_hs_wanted(smc)) {
 		smc_set_fallback(smc, SMC_CLC_DECL_PEERNOSMC, 0);
 		smc_hs_finish(smc);
 		goto out;

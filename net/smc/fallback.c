@@ -83,6 +83,16 @@ int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	return rc;
 }
 
+/*
+ * The TCP connect failed and hs_work has not yet recorded it: report what
+ * TCP reports for a failed connect (writable, hang-up, error) right away.
+ */
+static bool smc_connect_failing(struct smc_sock *smc)
+{
+	return READ_ONCE(smc->hs) == SMC_HS_TCP &&
+	       READ_ONCE(smc->clcsock->sk->sk_state) == TCP_CLOSE;
+}
+
 /**
  * smc_poll() - proto_ops.poll
  * @file: the socket's file
@@ -104,7 +114,7 @@ __poll_t smc_poll(struct file *file, struct socket *sock, poll_table *wait)
 	sock_poll_wait(file, sock, wait);
 	if (READ_ONCE(sk->sk_state) == SMC_LISTEN)
 		mask = smc_accept_poll(smc);
-	else if (!smc_hs_pending(smc))
+	else if (!smc_hs_pending(smc) || smc_connect_failing(smc))
 		mask = smc->clcsock->ops->poll(file, smc->clcsock, NULL);
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;

@@ -14,8 +14,15 @@
  * listen backlog; when it is full accept_work leaves connections in TCP's
  * own queue, where TCP's backlog applies.
  *
+ * Handshake limit: at most hs_limit children of a listener run their CLC
+ * exchange at once. Beyond that TCP is told (smc_hs_congested) to leave
+ * the SMC option out of its SYN-ACKs, so new clients fall back with
+ * PEERNOSMC before any CLC byte, instead of queueing behind slow peers.
+ *
  * References: a child holds one on its listener while it is queued or in
- * its handshake; a queued accept_work holds one on the listener.
+ * its handshake; a queued accept_work holds one on the listener. A
+ * listener is freed after an RCU grace period, as TCP may look at it from
+ * smc_hs_congested() until the listening clcsock is closed.
  */
 #include <linux/tcp.h>
 #include <linux/smcr.h>
@@ -23,6 +30,55 @@
 
 #include "compat.h"
 #include "smcr.h"
+
+static unsigned int smc_hs_limit = 64;
+
+static int smc_param_set_hs_limit(const char *val,
+				  const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, 65535);
+}
+
+static const struct kernel_param_ops smc_param_hs_limit_ops = {
+	.set = smc_param_set_hs_limit,
+	.get = param_get_uint,
+};
+
+module_param_cb(hs_limit, &smc_param_hs_limit_ops, &smc_hs_limit, 0644);
+MODULE_PARM_DESC(hs_limit,
+		 "CLC handshakes one listener runs at once; more clients get plain TCP (1-65535, default 64)");
+
+/* TCP, for each SYN on the listening clcsock (softirq, RCU). */
+static bool smc_hs_congested(const struct sock *clcsk)
+{
+	struct smc_sock *lsmc;
+
+	lsmc = __rcu_dereference_sk_user_data_with_flags(clcsk,
+							 SK_USER_DATA_NOCOPY);
+	return lsmc && READ_ONCE(lsmc->hs_inflight) >= READ_ONCE(smc_hs_limit);
+}
+
+/* Let TCP ask the listener before offering SMC in a SYN-ACK. */
+static void smc_hs_limit_attach(struct smc_sock *lsmc)
+{
+	struct sock *clcsk = lsmc->clcsock->sk;
+
+	sock_set_flag(&lsmc->sk, SOCK_RCU_FREE);
+	write_lock_bh(&clcsk->sk_callback_lock);
+	__rcu_assign_sk_user_data_with_flags(clcsk, lsmc, SK_USER_DATA_NOCOPY);
+	tcp_sk(clcsk)->smc_hs_congested = smc_hs_congested;
+	write_unlock_bh(&clcsk->sk_callback_lock);
+}
+
+static void smc_hs_limit_detach(struct smc_sock *lsmc)
+{
+	struct sock *clcsk = lsmc->clcsock->sk;
+
+	write_lock_bh(&clcsk->sk_callback_lock);
+	tcp_sk(clcsk)->smc_hs_congested = NULL;
+	rcu_assign_sk_user_data(clcsk, NULL);
+	write_unlock_bh(&clcsk->sk_callback_lock);
+}
 
 static void smc_accept_kick(struct smc_sock *lsmc)
 {
@@ -65,7 +121,7 @@ static void smc_child_decided(struct smc_sock *child, int rc)
 		smc_hs_finish(child);
 	spin_lock(&lsmc->accept_lock);
 	list_del(&child->accept_node);
-	lsmc->hs_inflight--;
+	WRITE_ONCE(lsmc->hs_inflight, lsmc->hs_inflight - 1);
 	if (!rc && !lsmc->listen_closed) {
 		list_add_tail(&child->accept_node, &lsmc->accept_q);
 		sk_acceptq_added(lsk);
@@ -108,6 +164,7 @@ static struct smc_sock *smc_child_new(struct smc_sock *lsmc,
 	if (!child)
 		return NULL;
 	smc_copy_sock_settings(&child->sk, clcsock->sk);
+	tcp_sk(clcsock->sk)->smc_hs_congested = NULL;	/* the listener's */
 	smc_clcsock_adopt(child, clcsock);
 	INIT_WORK(&child->hs_work, smc_child_hs_work);
 	sock_hold(lsk);
@@ -119,10 +176,10 @@ static void smc_child_start(struct smc_sock *lsmc, struct smc_sock *child)
 {
 	spin_lock(&lsmc->accept_lock);
 	list_add_tail(&child->accept_node, &lsmc->hs_q);
-	lsmc->hs_inflight++;
+	WRITE_ONCE(lsmc->hs_inflight, lsmc->hs_inflight + 1);
 	spin_unlock(&lsmc->accept_lock);
 
-	if (!smc_clcsock_peer_smc(child)) {
+	if (!smc_hs_wanted(child)) {
 		smc_set_fallback(child, SMC_CLC_DECL_PEERNOSMC, 0);
 		smc_child_decided(child, 0);
 		return;
@@ -202,6 +259,7 @@ int smc_listen(struct socket *sock, int backlog)
 	}
 	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
 	smc->listen_closed = false;
+	smc_hs_limit_attach(smc);
 	add_wait_queue(&smc->clcsock->wq.wait, &smc->listen_wait);
 	sk->sk_state = SMC_LISTEN;
 	/* connections TCP completed before the wait entry existed */
@@ -310,6 +368,7 @@ void smc_listen_stop(struct smc_sock *lsmc)
 	LIST_HEAD(ready);
 
 	remove_wait_queue(&lsmc->clcsock->wq.wait, &lsmc->listen_wait);
+	smc_hs_limit_detach(lsmc);
 	spin_lock(&lsmc->accept_lock);
 	WRITE_ONCE(lsmc->listen_closed, true);
 	list_splice_init(&lsmc->accept_q, &ready);

@@ -11,7 +11,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
-#include <smcr/clc_wire.h>
+#include <smcr/clc.h>
 
 /*
  * Values of sk_state. The numbers are those of the matching TCP states and
@@ -105,7 +105,7 @@ struct smc_sock {
 	/* listener */
 	struct wait_queue_entry	listen_wait;
 	struct work_struct	accept_work;
-	spinlock_t		accept_lock;
+	spinlock_t		accept_lock;	/* see above */
 	struct list_head	accept_q;
 	struct list_head	hs_q;
 	unsigned int		hs_inflight;
@@ -116,6 +116,33 @@ struct smc_sock {
 	struct list_head	accept_node;
 
 	struct hlist_node	list_node;
+};
+
+/**
+ * struct smc_offer - what one side can offer for SMC-R v1 on a connection
+ * @gid: RoCE GID the link would use
+ * @mac: RoCE MAC the link would use
+ * @prefixes: IP prefixes of the interface carrying the TCP connection
+ */
+struct smc_offer {
+	u8			gid[SMC_GID_LEN];
+	u8			mac[SMC_MAC_LEN];
+	struct smc_clc_prefixes	prefixes;
+};
+
+#define SMC_STATS_FBACK_SLOTS	32
+
+/**
+ * struct smc_stats_fback - fallbacks of one role in a namespace
+ * @total: all fallbacks
+ * @rsn: per reason code: the first SMC_STATS_FBACK_SLOTS codes seen
+ */
+struct smc_stats_fback {
+	u64	total;
+	struct {
+		u32	code;
+		u32	count;
+	} rsn[SMC_STATS_FBACK_SLOTS];
 };
 
 static inline struct smc_sock *smc_sk(const struct sock *sk)
@@ -155,7 +182,18 @@ bool smc_clcsock_peer_smc(const struct smc_sock *smc);
 void smc_copy_sock_settings(struct sock *dst, const struct sock *src);
 void smc_sockopt_sync(struct smc_sock *smc);
 
+/* offer.c */
+u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer);
+
+/* stats.c */
+void smc_stats_fallback(const struct net *net, bool server, u32 reason);
+void smc_stats_fallback_read(const struct net *net, bool server,
+			     struct smc_stats_fback *out);
+int smc_stats_init(void);
+void smc_stats_exit(void);
+
 /* handshake.c */
+bool smc_hs_wanted(const struct smc_sock *smc);
 int smc_hs_client(struct smc_sock *smc);
 int smc_hs_server(struct smc_sock *smc);
 
@@ -168,7 +206,6 @@ int smc_wait_hs(struct smc_sock *smc, long *timeo);
 
 /* listen.c */
 int smc_listen(struct socket *sock, int backlog);
-int smc_accept_impl(struct socket *sock, struct socket *newsock, int flags);
 __poll_t smc_accept_poll(struct smc_sock *smc);
 void smc_listen_stop(struct smc_sock *smc);
 void smc_listen_init(struct smc_sock *smc);
