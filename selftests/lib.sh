@@ -21,6 +21,13 @@ st_log() { echo "[$SMCR_ROLE] $*"; }
 st_skip() { echo "SKIP: $*"; exit 4; }
 st_fail() { echo "FAIL: $*"; exit 1; }
 
+# st_size FULL DEBUG: a data size that scales with the kernel: FULL on stock
+# kernels, DEBUG on the debug kernel (KASAN + lockdep + kmemleak under TCG move
+# only ~8 Mbit/s; the debug run is about kernel checks, not volume).
+st_size() {
+	if [[ ${SMCR_KERNEL:-} == debug ]]; then echo "$2"; else echo "$1"; fi
+}
+
 # smctest with logging of the command line.
 st_smctest() {
 	echo "+ smctest $*"

@@ -12,12 +12,12 @@ source "$ST_DIR/lib.sh"
 P=$ST_PORT
 
 case $SMCR_ROLE in
-b) st_serve_bg duplex server --family tcp --port "$P" --mode duplex --bytes 8M --timeout 100s || exit 1
+b) st_serve_bg duplex server --family tcp --port "$P" --mode duplex --bytes "$(st_size 8M 1M)" --timeout 100s || exit 1
    st_serve_bg sink server --family tcp --port $((P + 1)) --mode sink --timeout 100s || exit 1
    st_wait_all ;;
 a) st_await duplex && st_await sink || exit 1
-   st_smctest client --family "$ST_FAMILY" --addr "$SMCR_PEER_IP" --port "$P" --mode duplex --bytes 8M \
+   st_smctest client --family "$ST_FAMILY" --addr "$SMCR_PEER_IP" --port "$P" --mode duplex --bytes "$(st_size 8M 1M)" \
 	--expect-mode fallback --expect-reason 0x03010000 --timeout 100s || exit 1
-   st_smctest client --family "$ST_FAMILY" --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode sink --bytes 8M \
+   st_smctest client --family "$ST_FAMILY" --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode sink --bytes "$(st_size 8M 1M)" \
 	--expect-reason PEERNOSMC --timeout 100s ;;
 esac

@@ -12,9 +12,9 @@ source "$ST_DIR/lib.sh"
 P=$ST_PORT
 
 case $SMCR_ROLE in
-b) st_serve srv server --family "$ST_FAMILY" --port "$P" --conns 2 --mode duplex --bytes 8M \
+b) st_serve srv server --family "$ST_FAMILY" --port "$P" --conns 2 --mode duplex --bytes "$(st_size 8M 1M)" \
 	--expect-mode fallback --expect-reason 0x03010000 --timeout 100s ;;
 a) st_await srv || exit 1
-   st_smctest client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --mode duplex --bytes 8M --timeout 100s || exit 1
-   st_smctest client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --mode duplex --bytes 8M --io poll --timeout 100s ;;
+   st_smctest client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --mode duplex --bytes "$(st_size 8M 1M)" --timeout 100s || exit 1
+   st_smctest client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --mode duplex --bytes "$(st_size 8M 1M)" --io poll --timeout 100s ;;
 esac

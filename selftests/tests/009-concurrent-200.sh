@@ -15,5 +15,5 @@ case $SMCR_ROLE in
 b) st_serve srv server --family "$ST_FAMILY" --port "$P" --conns 200 --concurrent --mode sink \
 	"${ST_EXPECT_SMC_PEER[@]}" --timeout 160s ;;
 a) st_await srv && st_smctest client --family "$ST_FAMILY" --addr "$SMCR_PEER_IP" --port "$P" --conns 200 \
-	--mode sink --bytes 64K "${ST_EXPECT_SMC_PEER[@]}" --timeout 160s ;;
+	--mode sink --bytes "$(st_size 64K 4K)" "${ST_EXPECT_SMC_PEER[@]}" --timeout 160s ;;
 esac

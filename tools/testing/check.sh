@@ -3,11 +3,12 @@
 #
 #   debug kernel (2 VMs, one boot): KUnit module (role a) + selftests/run
 #   stock 6.12 and 6.1 (2 VMs each): selftests/run --smoke
+#   host: ctest --test-dir build/tools (GoogleTest + loopback), first
 #
 # Expects the top-level Makefile to have built build/mod/<kver>/smcr.ko for
 # every kernel, build/mod/<debug kver>/smcr_kunit.ko and build/tools/.
-# Ends with exactly one line "N passed, N failed" (KUnit cases + selftests,
-# all kernels; a VM run failing on a kernel splat/leak/taint, an
+# Ends with exactly one line "N passed, N failed" (ctest tests, KUnit cases
+# + selftests, all kernels; a VM run failing on a kernel splat/leak/taint, an
 # infrastructure failure, or a kernel that ran no test count as one failure
 # each) and exits non-zero on any failure or if no test ran.
 set -euo pipefail
@@ -27,6 +28,7 @@ Usage: ${0##*/} [OPTIONS]
   --selftests CMD     selftest driver run in the guests (default selftests/run;
                       must be visible in the guest: tree or host root, not /tmp)
   --kunit-ko PATH     KUnit module instead of build/mod/<debug kver>/smcr_kunit.ko
+  --no-ctest          skip the host ctest run (build/tools)
   -h, --help          this text
 EOF
 }
@@ -37,6 +39,7 @@ timeout=600
 debug_timeout=1500
 selftests=selftests/run
 kunit_ko=''
+ctest=1
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernels) kernels=$2; shift 2 ;;
@@ -45,6 +48,7 @@ while [[ $# -gt 0 ]]; do
 	--debug-timeout) debug_timeout=$2; shift 2 ;;
 	--selftests) selftests=$2; shift 2 ;;
 	--kunit-ko) kunit_ko=$2; shift 2 ;;
+	--no-ctest) ctest=0; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "check: unknown option $1" >&2; usage >&2; exit 2 ;;
 	esac
@@ -110,6 +114,35 @@ count_kunit() {
 }
 
 ksrc=$("$vm/debug-kernel.sh" --print-src 2>/dev/null || true)
+check_t0=$SECONDS
+
+# Host unit tests first (seconds): every ctest test counts as one test.
+if [[ $ctest == 1 ]]; then
+	say "===== host: ctest --test-dir build/tools (log: $logdir/ctest.log)"
+	start=$SECONDS
+	crc=0
+	ctest --test-dir "$tree/build/tools" --output-on-failure -j2 >"$logdir/ctest.log" 2>&1 || crc=$?
+	line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$logdir/ctest.log" | tail -n1) || true
+	if [[ -z $line ]]; then
+		note_fail host "ctest produced no summary (exit $crc; build/tools built? see $logdir/ctest.log)"
+		summaries+=("host: ctest: no result ($((SECONDS - start))s)")
+	else
+		c_fail=$(sed -E 's/.*tests passed, ([0-9]+) tests failed.*/\1/' <<<"$line")
+		c_all=$(sed -E 's/.*failed out of ([0-9]+).*/\1/' <<<"$line")
+		c_pass=$((c_all - c_fail))
+		grep -E '^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Not Run|Subprocess)' "$logdir/ctest.log" |
+			sed 's/^/  ctest: /' || true
+		if ((c_all == 0)); then
+			note_fail host "ctest ran no test"
+		elif ((crc != 0 && c_fail == 0)); then
+			note_fail host "ctest exited $crc without a failed test (see $logdir/ctest.log)"
+		fi
+		total_pass=$((total_pass + c_pass))
+		total_fail=$((total_fail + c_fail))
+		summaries+=("host: ctest: $c_pass passed, $c_fail failed ($((SECONDS - start))s)")
+	fi
+	say "${summaries[-1]}"
+fi
 
 for k in $kernels; do
 	kl=$logdir/$k
@@ -180,7 +213,7 @@ for k in $kernels; do
 	say "$s"
 done
 
-say "===== summary (logs: $logdir)"
+say "===== summary (logs: $logdir, $((SECONDS - check_t0))s)"
 for s in "${summaries[@]}"; do say "  $s"; done
 for f in "${failures[@]}"; do say "  FAILURE $f"; done
 ((total_skip == 0)) || say "  $total_skip skipped"
