@@ -31,6 +31,9 @@ commands:
   probe    NAME --role server|client ...   semantic probe (probe --list)
   diag     list AF_SMC sockets via sock_diag (like ss)
   hold     open an AF_SMC socket (listening on --port if given) and sleep
+  clc-peer --role client|server --script NAME ...   hostile CLC peer over
+           plain TCP (clc-peer --list); the smcr side needs the module
+           parameter test_clc_without_option=1
   help
 
 common options:
@@ -66,6 +69,15 @@ connection setup:
   --accept block|nonblock      server: blocking accept or nonblocking + poll
   --accept4-flags nonblock,cloexec   flags for accept4 (verified via fcntl)
   --backlog N
+
+  --expect-connect-error any|ERRNO   client: connect must fail (e.g. ETIMEDOUT)
+
+clc-peer options (plus --addr/--port/--bind, --bytes/--seed/--msgsize for
+the duplex data after a fallback, --ready-file for --role server):
+  --script NAME        what to send and what to expect (clc-peer --list)
+  --decline-code CODE  diagnosis of the Declines the peer sends (default NOSMCRDEV)
+  --expect-decline CODE  expect this Decline code instead of the script's
+  --drop-wait DUR      wait this long for a reply or the drop (default 30s)
 
 assertions on the AF_SMC socket (checked via sock_diag before close):
   --expect-mode fallback|smcr
@@ -137,6 +149,7 @@ Config parse_cli(const std::vector<std::string> &args)
 	else if (cmd == "client") c.cmd = Command::Client;
 	else if (cmd == "diag") c.cmd = Command::Diag;
 	else if (cmd == "hold") c.cmd = Command::Hold;
+	else if (cmd == "clc-peer") c.cmd = Command::ClcPeer;
 	else if (cmd == "help" || cmd == "--help" || cmd == "-h") { c.cmd = Command::Help; return c; }
 	else if (cmd == "probe") {
 		c.cmd = Command::Probe;
@@ -149,11 +162,12 @@ Config parse_cli(const std::vector<std::string> &args)
 
 	smcr::ArgCursor a(rest);
 	bool port_set = false;
+	bool args_family_smc_given = false;
 	while (!a.done()) {
 		std::string o = a.next();
 		if (o == "--family") {
 			std::string v = a.value();
-			if (v == "smc") c.family = Family::Smc;
+			if (v == "smc") { c.family = Family::Smc; args_family_smc_given = true; }
 			else if (v == "tcp") c.family = Family::Tcp;
 			else throw ArgError("bad --family '" + v + "' (smc|tcp)");
 		} else if (o == "--ipv6" || o == "-6") c.ipv6 = true;
@@ -210,6 +224,11 @@ Config parse_cli(const std::vector<std::string> &args)
 		} else if (o == "--expect-reason") c.expect_reason = parse_reason(o, a.value());
 		else if (o == "--expect-peer-diag") c.expect_peer_diag = parse_reason(o, a.value());
 		else if (o == "--expect-fallback-any") c.expect_fallback_any = true;
+		else if (o == "--script") c.script = a.value();
+		else if (o == "--decline-code") c.decline_code = parse_reason(o, a.value());
+		else if (o == "--expect-decline") c.expect_decline = parse_reason(o, a.value());
+		else if (o == "--drop-wait") c.drop_wait_ms = a.value_ms();
+		else if (o == "--expect-connect-error") c.expect_connect_error = a.value();
 		else if (o == "--kv") c.diag_kv = true;
 		else if (o == "--summary") c.diag_summary = true;
 		else if (o == "--list") c.list = true;
@@ -237,6 +256,15 @@ Config parse_cli(const std::vector<std::string> &args)
 		break;
 	case Command::Probe:
 		if (c.probe.empty() && !c.list) throw ArgError("probe needs a NAME (or --list)");
+		break;
+	case Command::ClcPeer:
+		if (c.list)
+			break;
+		if (c.script.empty()) throw ArgError("clc-peer needs --script NAME (or --list)");
+		if (c.role == Role::None) throw ArgError("clc-peer needs --role client|server");
+		if (!port_set) throw ArgError("clc-peer needs --port");
+		if (c.role == Role::Client && c.addr.empty()) throw ArgError("clc-peer --role client needs --addr");
+		if (c.family == Family::Smc && args_family_smc_given) throw ArgError("clc-peer is plain TCP (--family tcp)");
 		break;
 	default:
 		break;

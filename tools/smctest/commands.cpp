@@ -111,6 +111,20 @@ void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 void client_conn(const Config &c, unsigned idx)
 {
 	std::string label = "client conn " + std::to_string(idx);
+	if (!c.expect_connect_error.empty()) {
+		// The connection must fail during setup (e.g. the peer broke CLC).
+		try {
+			UniqueFd fd = dial(c, peer_addr(c));
+		} catch (const Failure &e) {
+			std::string what = e.what();
+			if (c.expect_connect_error != "any" &&
+			    what.find(": " + c.expect_connect_error + " (") == std::string::npos)
+				throw Failure(label + ": connect failed, but not with " + c.expect_connect_error + ": " + what);
+			say(label + ": connect failed as expected: " + what);
+			return;
+		}
+		throw Failure(label + ": connect succeeded, expected it to fail (" + c.expect_connect_error + ")");
+	}
 	UniqueFd fd = dial(c, peer_addr(c));
 	if (c.verbose)
 		say(label + ": connected " + local_name(fd.get()) + " -> " + peer_name(fd.get()));

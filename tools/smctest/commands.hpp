@@ -16,5 +16,7 @@ int run_diag(const Config &c);
 std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &entries);
 int run_hold(const Config &c);
 int run_probe(const Config &c); // probes.cpp
+int run_clc_peer(const Config &c); // clcpeer.cpp
+std::vector<std::string> clc_peer_script_names();
 
 } // namespace smctest

@@ -56,6 +56,7 @@ int main(int argc, char **argv)
 		case Command::Diag: return run_diag(c);
 		case Command::Probe: return run_probe(c);
 		case Command::Hold: return run_hold(c);
+		case Command::ClcPeer: return run_clc_peer(c);
 		}
 	} catch (const smcr::ArgError &e) {
 		std::cerr << "smctest: " << e.what() << "\n";

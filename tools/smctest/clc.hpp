@@ -1,0 +1,79 @@
+// CLC messages (RFC 7609, Appendix A.2) as a hostile/scripted peer needs
+// them: pure builders that can also produce malformed variants, and a small
+// reader for what comes back. Byte layouts follow include/smcr/clc_wire.h
+// (the module's) and the golden vectors of kunit/clc_test.c; this is an
+// independent userspace implementation on purpose (tests must not share the
+// code under test).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smctest::clc {
+
+using Bytes = std::vector<uint8_t>;
+
+inline constexpr std::array<uint8_t, 4> kEyeCatcher{0xE2, 0xD4, 0xC3, 0xD9}; // "SMCR" EBCDIC
+
+enum Type : uint8_t { Proposal = 1, Accept = 2, Confirm = 3, Decline = 4 };
+
+inline constexpr size_t kHdrLen = 8;
+inline constexpr size_t kTrailerLen = 4;
+inline constexpr size_t kDeclineLen = 28;
+inline constexpr size_t kAcceptLen = 68; // Accept and Confirm, version 1
+inline constexpr size_t kMaxLen = 1024;	 // largest message the module reads
+
+struct Ipv6Prefix {
+	std::array<uint8_t, 16> prefix{};
+	uint8_t len = 0;
+};
+
+// Fields of a version 1 Proposal (Figures 26, 27).
+struct ProposalSpec {
+	std::array<uint8_t, 8> peer_id{0x12, 0x34, 0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc};
+	std::array<uint8_t, 16> gid{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0x00, 0xff, 0xfe, 0xaa, 0xbb, 0xcc};
+	std::array<uint8_t, 6> mac{0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc};
+	uint32_t ipv4_subnet = 0; // host order; 0 for an IPv6 flow
+	uint8_t ipv4_prefix_len = 0;
+	std::vector<Ipv6Prefix> ipv6;
+	std::optional<uint8_t> ipv6_count_override; // malformed: count field != entries
+	uint16_t iparea_offset = 0;		    // malformed if it points past the end
+	uint8_t flags = 0x10;			    // version 1, SMC-R v1 (type field 0)
+};
+
+// Header only (8 bytes).
+Bytes header(uint8_t type, uint16_t length, uint8_t flags);
+// Sets the header length to the current size + trailer and appends the
+// trailer. Used by every builder below.
+void finish(Bytes &m);
+
+// Version 1 Decline (28 bytes), flags = version << 4 | (sync ? 0x08 : 0).
+Bytes decline(uint32_t diagnosis, uint8_t version = 1, bool sync = false);
+Bytes proposal_v1(const ProposalSpec &s);
+// A Proposal shaped like Linux 6.12's (CLC version 2, SMC-R v2 + SMC-R v1,
+// one user EID, default sysctls; kunit/clc_test.c golden_prop_linux_v2):
+// 164 bytes. ipv4_subnet/prefix_len go into its IP prefix area.
+Bytes proposal_linux_v2(uint32_t ipv4_subnet, uint8_t prefix_len);
+// Version 1 Accept (first contact) or Confirm, 68 bytes (Figures 28, 29).
+Bytes accept_confirm(uint8_t type);
+
+// Reader side: what a received message looks like.
+struct Header {
+	bool eye_ok = false;
+	uint8_t type = 0;
+	uint16_t length = 0;
+	uint8_t flags = 0;
+	uint8_t version() const { return flags >> 4; }
+};
+Header parse_header(const uint8_t *p); // 8 bytes
+bool trailer_ok(const Bytes &m);
+// Diagnosis of a Decline (version 1 or 2 layout), if m is a well-formed one.
+std::optional<uint32_t> decline_diagnosis(const Bytes &m);
+
+std::string type_name(uint8_t type);
+std::string hex(const Bytes &m, size_t max = 64);
+
+} // namespace smctest::clc

@@ -1,0 +1,115 @@
+// Byte-exact checks of the hostile peer's CLC builders against the RFC 7609
+// figures, using the same golden vectors as kunit/clc_test.c.
+#include <gtest/gtest.h>
+
+#include "clc.hpp"
+
+using namespace smctest::clc;
+
+namespace {
+
+const Bytes golden_decline_v1 = {
+	0xE2, 0xD4, 0xC3, 0xD9, 0x04, 0x00, 0x1C, 0x10, // header: Decline, 28, v1
+	0x56, 0x78, 0x02, 0x00, 0x00, 0x11, 0x22, 0x33, // peer ID
+	0x03, 0x03, 0x00, 0x02,				// NOSMCRDEV
+	0x00, 0x00, 0x00, 0x00, 0xE2, 0xD4, 0xC3, 0xD9,
+};
+
+// kunit/clc_test.c golden_prop_v4
+const Bytes golden_prop_v4 = {
+	0xE2, 0xD4, 0xC3, 0xD9, 0x01, 0x00, 0x34, 0x10, 0x12, 0x34, 0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc,
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0xff, 0xfe, 0xaa, 0xbb, 0xcc,
+	0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc, 0x00, 0x00, 0xc0, 0x00, 0x02, 0x00, 0x18, 0x00, 0x00, 0x00,
+	0xE2, 0xD4, 0xC3, 0xD9,
+};
+
+// kunit/clc_test.c golden_accept
+const Bytes golden_accept = {
+	0xE2, 0xD4, 0xC3, 0xD9, 0x02, 0x00, 0x44, 0x18, 0x12, 0x34, 0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc,
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0xff, 0xfe, 0xaa, 0xbb, 0xcc,
+	0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc, 0x12, 0x34, 0x56, 0xde, 0xad, 0xbe, 0xef, 0x01, 0x00, 0x00,
+	0x10, 0x01, 0x23, 0x00, 0x00, 0x00, 0x7f, 0x00, 0x12, 0x34, 0x50, 0x00, 0x00, 0xab, 0xcd, 0xef,
+	0xE2, 0xD4, 0xC3, 0xD9,
+};
+
+} // namespace
+
+TEST(Clc, DeclineV1Golden)
+{
+	EXPECT_EQ(decline(0x03030002), golden_decline_v1);
+	EXPECT_EQ(decline_diagnosis(golden_decline_v1), 0x03030002u);
+	auto s = decline(0x04000000, 1, true);
+	EXPECT_EQ(s[7], 0x18);
+	EXPECT_EQ(decline(1, 0)[7], 0x00);
+}
+
+TEST(Clc, ProposalV4Golden)
+{
+	ProposalSpec s;
+	s.ipv4_subnet = 0xc0000200;
+	s.ipv4_prefix_len = 24;
+	EXPECT_EQ(proposal_v1(s), golden_prop_v4);
+}
+
+TEST(Clc, ProposalV6CountAndOffset)
+{
+	ProposalSpec s;
+	Ipv6Prefix p;
+	p.prefix = {0x20, 0x01, 0x0d, 0xb8};
+	p.len = 64;
+	s.ipv6 = {p, p};
+	auto m = proposal_v1(s);
+	ASSERT_EQ(m.size(), 86u); // 48 + 2 * 17 + 4, as golden_prop_v6
+	EXPECT_EQ(m[6], 86);
+	EXPECT_EQ(m[47], 2);
+	s.ipv6_count_override = 3;
+	s.iparea_offset = 200;
+	m = proposal_v1(s);
+	EXPECT_EQ(m[47], 3);
+	EXPECT_EQ(m[38], 0);
+	EXPECT_EQ(m[39], 200);
+	EXPECT_TRUE(trailer_ok(m));
+}
+
+TEST(Clc, AcceptGoldenAndConfirm)
+{
+	EXPECT_EQ(accept_confirm(Accept), golden_accept);
+	auto c = accept_confirm(Confirm);
+	EXPECT_EQ(c.size(), 68u);
+	EXPECT_EQ(c[4], Confirm);
+	EXPECT_EQ(c[7], 0x10);
+}
+
+TEST(Clc, LinuxV2ProposalShape)
+{
+	auto m = proposal_linux_v2(0xc0000200, 24);
+	ASSERT_EQ(m.size(), 164u); // kunit golden_prop_linux_v2
+	auto h = parse_header(m.data());
+	EXPECT_TRUE(h.eye_ok);
+	EXPECT_EQ(h.type, Proposal);
+	EXPECT_EQ(h.length, 164);
+	EXPECT_EQ(h.version(), 2);
+	EXPECT_EQ(m[38], 0x00);
+	EXPECT_EQ(m[39], 0x28); // iparea_offset 40
+	EXPECT_EQ(m[51], 0x24); // v2_ext_offset 36
+	EXPECT_EQ(m[80], 0xc0); // IPv4 subnet at 80
+	EXPECT_EQ(m[84], 24);
+	EXPECT_EQ(m[88], 1);	// one EID
+	EXPECT_EQ(m[91], 0x10); // release 1
+	EXPECT_EQ(m[111], 0x01); // ::ffff:192.0.2.1
+	EXPECT_EQ(m[128], 'S');
+	EXPECT_TRUE(trailer_ok(m));
+}
+
+TEST(Clc, ReaderRejectsMalformed)
+{
+	auto m = decline(0x03030002);
+	m[3] = 0;
+	EXPECT_FALSE(parse_header(m.data()).eye_ok);
+	EXPECT_FALSE(decline_diagnosis(m));
+	m = decline(0x03030002);
+	m.back() = 0;
+	EXPECT_FALSE(trailer_ok(m));
+	EXPECT_FALSE(decline_diagnosis(m));
+	EXPECT_FALSE(decline_diagnosis(accept_confirm(Accept)));
+}
