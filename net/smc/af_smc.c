@@ -18,6 +18,7 @@
 #include <smcr/reason.h>
 
 #include "compat.h"
+#include "ib.h"
 #include "smcr.h"
 
 struct workqueue_struct *smc_hs_wq;	/* handshakes: may block on CLC */
@@ -277,11 +278,14 @@ static int __init smc_init(void)
 	if (!smc_listen_wq)
 		goto out_hs_wq;
 
+	rc = smc_ib_init();
+	if (rc)
+		goto out_listen_wq;
 	rc = sock_register(&smc_family_ops);
 	if (rc) {
 		if (rc == -EEXIST)
 			pr_err("AF_SMC is already registered (in-tree smc module loaded?); not loading\n");
-		goto out_listen_wq;
+		goto out_ib;
 	}
 	rc = smc_diag_init();
 	if (rc)
@@ -291,6 +295,8 @@ static int __init smc_init(void)
 
 out_sock:
 	sock_unregister(PF_SMC);
+out_ib:
+	smc_ib_exit();
 out_listen_wq:
 	destroy_workqueue(smc_listen_wq);
 out_hs_wq:
@@ -307,6 +313,7 @@ static void __exit smc_exit(void)
 	sock_unregister(PF_SMC);
 	static_branch_dec(&tcp_have_smc);
 	smc_diag_exit();
+	smc_ib_exit();
 	destroy_workqueue(smc_listen_wq);
 	destroy_workqueue(smc_hs_wq);
 	proto_unregister(&smc_proto);
