@@ -28,6 +28,32 @@ st_size() {
 	if [[ ${SMCR_KERNEL:-} == debug ]]; then echo "$2"; else echo "$1"; fi
 }
 
+# st_param NAME VALUE: sets smcr's module parameter NAME on this VM for the
+# rest of the test; the old value is restored when the test exits (EXIT trap,
+# also on SIGTERM from the driver's timeout). The driver also puts back the
+# values it saw at load time after every test, even after a SIGKILL.
+ST_PARAMS_SAVED=()
+st_params_restore() {
+	local i n
+	for ((i = ${#ST_PARAMS_SAVED[@]} - 1; i >= 0; i--)); do
+		n=${ST_PARAMS_SAVED[i]%%=*}
+		echo "${ST_PARAMS_SAVED[i]#*=}" >"/sys/module/smcr/parameters/$n" ||
+			echo "st_params_restore: cannot restore $n"
+	done
+	ST_PARAMS_SAVED=()
+}
+st_param() {
+	local f=/sys/module/smcr/parameters/$1 old
+	old=$(cat "$f") || { echo "st_param: no parameter $1"; return 1; }
+	if ((${#ST_PARAMS_SAVED[@]} == 0)); then
+		trap st_params_restore EXIT
+		trap 'exit 143' TERM
+	fi
+	ST_PARAMS_SAVED+=("$1=$old")
+	echo "$2" >"$f" || { echo "st_param: cannot set $1=$2"; return 1; }
+	echo "[$SMCR_ROLE] smcr.$1=$2 (was $old)"
+}
+
 # smctest with logging of the command line.
 st_smctest() {
 	echo "+ smctest $*"

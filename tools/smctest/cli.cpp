@@ -40,7 +40,7 @@ common options:
   --family smc|tcp     AF_SMC (default) or plain AF_INET/AF_INET6 TCP
   --ipv6               IPv6 (SMCPROTO_SMC6 for smc); implied by an IPv6 address
   --addr ADDR          peer address (client, probes)
-  --bind ADDR          server bind address (default any)
+  --bind ADDR          server bind address (default any); client: source address
   --port N
   --timeout DUR        watchdog: exit 1 if still running after DUR (e.g. 60s)
   --ready-file PATH    server/hold/probe server: create PATH once listening

@@ -242,6 +242,14 @@ UniqueFd dial(const Config &c, const SockAddr &to)
 	uint64_t deadline = now_ms() + c.retry_ms;
 	for (;;) {
 		UniqueFd fd = make_socket(c.family, to.family() == AF_INET6);
+		if (c.cmd == Command::Client && !c.bind.empty()) {
+			// client --bind ADDR: source address (any port)
+			auto src = SockAddr::parse(c.bind, 0);
+			if (!src)
+				throw Failure("bad bind address '" + c.bind + "'");
+			if (::bind(fd.get(), src->sa(), src->len) < 0)
+				throw_errno("bind " + src->to_string(), errno);
+		}
 		int err = try_connect(c, fd.get(), to);
 		if (err == 0)
 			return fd;
