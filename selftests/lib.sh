@@ -51,7 +51,7 @@ st_param() {
 	fi
 	ST_PARAMS_SAVED+=("$1=$old")
 	echo "$2" >"$f" || { echo "st_param: cannot set $1=$2"; return 1; }
-	echo "[$SMCR_ROLE] smcr.$1=$2 (was $old)"
+	echo "smcr.$1=$2 (was $old)"
 }
 
 # smctest with logging of the command line.
