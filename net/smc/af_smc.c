@@ -290,9 +290,14 @@ static int __init smc_init(void)
 	rc = smc_diag_init();
 	if (rc)
 		goto out_sock;
+	rc = smc_nl_init();
+	if (rc)
+		goto out_diag;
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
+out_diag:
+	smc_diag_exit();
 out_sock:
 	sock_unregister(PF_SMC);
 out_ib:
@@ -312,6 +317,7 @@ static void __exit smc_exit(void)
 {
 	sock_unregister(PF_SMC);
 	static_branch_dec(&tcp_have_smc);
+	smc_nl_exit();
 	smc_diag_exit();
 	smc_ib_exit();
 	destroy_workqueue(smc_listen_wq);

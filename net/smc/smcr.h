@@ -186,9 +186,41 @@ void smc_sockopt_sync(struct smc_sock *smc);
 u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer);
 
 /* stats.c */
+
+/* Buffer events, for smc_stats_buf() */
+enum smc_stats_buf_ev {
+	SMC_STATS_BUF_ALLOC,		/* allocated and taken into use */
+	SMC_STATS_BUF_REUSE,		/* reused and taken into use */
+	SMC_STATS_BUF_FREE,		/* no longer used by the connection */
+	SMC_STATS_BUF_DGRADE,		/* got a smaller one than wanted */
+	SMC_STATS_BUF_FULL,		/* our buffer was full */
+	SMC_STATS_BUF_FULL_PEER,	/* the peer's RMB was full */
+	SMC_STATS_BUF_SMALL,		/* our buffer was too small */
+	SMC_STATS_BUF_SMALL_PEER,	/* the peer's RMB was too small */
+};
+
+/* Socket events, for smc_stats_event() */
+enum smc_stats_ev {
+	SMC_STATS_EV_SPLICE,		/* splice_read */
+	SMC_STATS_EV_CORK,		/* TCP_CORK set */
+	SMC_STATS_EV_NODELAY,		/* TCP_NODELAY set */
+	SMC_STATS_EV_URG,		/* urgent data */
+};
+
 void smc_stats_fallback(const struct net *net, bool server, u32 reason);
 void smc_stats_fallback_read(const struct net *net, bool server,
 			     struct smc_stats_fback *out);
+u32 smc_stats_fallback_snapshot(const struct net *net,
+				struct smc_stats_fback out[2]);
+void smc_stats_hs_done(const struct net *net, bool server, u8 version);
+void smc_stats_hs_error(const struct net *net, bool server);
+void smc_stats_payload(const struct net *net, bool tx, size_t len,
+		       ssize_t done);
+void smc_stats_buf(const struct net *net, bool tx, enum smc_stats_buf_ev ev,
+		   size_t size);
+void smc_stats_event(const struct net *net, enum smc_stats_ev ev);
+void smc_stats_reset(const struct net *net);
+int smc_stats_nl_put(struct sk_buff *skb, const struct net *net);
 int smc_stats_init(void);
 void smc_stats_exit(void);
 
@@ -228,5 +260,9 @@ int smc_bind(struct socket *sock, struct sockaddr *addr, int alen);
 /* diag.c */
 int smc_diag_init(void);
 void smc_diag_exit(void);
+
+/* netlink.c: generic netlink family SMC_GEN_NETLINK (see netlink.h) */
+int smc_nl_init(void);
+void smc_nl_exit(void);
 
 #endif /* _SMCR_SMCR_H */

@@ -1,0 +1,796 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: the generic netlink family "SMC_GEN_NETLINK".
+ *
+ * Commands, attributes and nesting are Linux's (uapi/linux/smc.h), so
+ * smc-tools works with smcr; smcr's additions are numbered far above
+ * Linux's. Everything is per network namespace: the requester's.
+ *
+ * Read-only commands are dumps anybody may run. A dump that does not fit
+ * into one message continues in the next one from the position kept in
+ * cb->args; when the data changed between two parts (a generation counter
+ * moved), the messages carry NLM_F_DUMP_INTR. Changing commands need
+ * CAP_NET_ADMIN in the user namespace owning the network namespace.
+ *
+ * Locking:
+ * - smc_nl_src_lock (mutex) protects smc_nl_src and serializes all calls
+ *   into it; dumps of link groups and devices hold it while they build
+ *   their messages.
+ * - smc_nl_net.lock (mutex, per namespace) protects that namespace's user
+ *   EID table. Dumps copy the table under it and build messages from the
+ *   copy.
+ * - Statistics have their own locking (stats.c).
+ */
+#include <linux/ctype.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <smcr/clc_wire.h>
+
+#include "netlink.h"
+#include "smcr.h"
+
+/**
+ * struct smc_nl_net - the netlink family's state in a network namespace
+ * @lock: protects @ueid, @ueid_cnt and @ueid_gen
+ * @ueid: user EIDs, blank padded, in the order they were added
+ * @ueid_cnt: valid entries in @ueid
+ * @ueid_gen: incremented on every change of the table
+ */
+struct smc_nl_net {
+	struct mutex	lock;		/* protects the UEID table */
+	u8		ueid[SMC_MAX_UEID][SMC_MAX_EID_LEN];
+	int		ueid_cnt;
+	u32		ueid_gen;
+};
+
+static unsigned int smc_nl_net_id __read_mostly;
+
+static DEFINE_MUTEX(smc_nl_src_lock);
+static const struct smc_nl_source *smc_nl_src;	/* under smc_nl_src_lock */
+
+static struct genl_family smc_nl_family;
+
+static struct smc_nl_net *smc_nl_net(const struct net *net)
+{
+	return net_generic(net, smc_nl_net_id);
+}
+
+/**
+ * smc_nl_source_register() - plug the link layer into the dumps
+ * @src: the source; must stay valid until unregistered
+ *
+ * Return: 0, or -EBUSY if a source is registered already.
+ */
+int smc_nl_source_register(const struct smc_nl_source *src)
+{
+	int rc = 0;
+
+	mutex_lock(&smc_nl_src_lock);
+	if (smc_nl_src)
+		rc = -EBUSY;
+	else
+		smc_nl_src = src;
+	mutex_unlock(&smc_nl_src_lock);
+	return rc;
+}
+
+/**
+ * smc_nl_source_unregister() - unplug the link layer from the dumps
+ * @src: the registered source
+ *
+ * Waits for a dump that is using @src; no call into it follows.
+ */
+void smc_nl_source_unregister(const struct smc_nl_source *src)
+{
+	mutex_lock(&smc_nl_src_lock);
+	if (smc_nl_src == src)
+		smc_nl_src = NULL;
+	mutex_unlock(&smc_nl_src_lock);
+}
+
+/**
+ * smc_ueid_copy() - copy the user EID table of a namespace
+ * @net: the namespace
+ * @ueids: receives the entries, blank padded
+ *
+ * Context: process context.
+ * Return: number of entries copied.
+ */
+int smc_ueid_copy(const struct net *net,
+		  u8 ueids[SMC_MAX_UEID][SMC_MAX_EID_LEN])
+{
+	struct smc_nl_net *nn = smc_nl_net(net);
+	int n;
+
+	mutex_lock(&nn->lock);
+	n = nn->ueid_cnt;
+	memcpy(ueids, nn->ueid, n * SMC_MAX_EID_LEN);
+	mutex_unlock(&nn->lock);
+	return n;
+}
+
+/* Dump consistency: a generation of 0 would mean "unset" to netlink. */
+static void smc_nl_set_gen(struct netlink_callback *cb, u32 gen)
+{
+	cb->seq = gen + 1 ? gen + 1 : 1;
+}
+
+static void *smc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+			     u8 cmd)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &smc_nl_family, NLM_F_MULTI, cmd);
+	if (hdr)
+		genl_dump_check_consistent(cb, hdr);
+	return hdr;
+}
+
+/*
+ * End of one dump part: what was added, or an error if not even one
+ * message fitted into an empty buffer.
+ */
+static int smc_nl_dump_done(struct sk_buff *skb, int rc)
+{
+	if (rc && rc != -EMSGSIZE)
+		return rc;
+	if (rc && !skb->len)
+		return -EMSGSIZE;
+	return skb->len;
+}
+
+/* A fixed-size, blank padded text field as a NUL terminated string */
+static int smc_nl_put_field(struct sk_buff *skb, int type, const u8 *field,
+			    size_t len)
+{
+	char buf[SMC_MAX_EID_LEN + 1];
+
+	if (WARN_ON_ONCE(len >= sizeof(buf)))
+		return -EINVAL;
+	memcpy(buf, field, len);
+	buf[len] = '\0';
+	return nla_put_string(skb, type, buf);
+}
+
+/* The host name as Linux reports it: 32 characters, blank padded. */
+static void smc_nl_hostname(u8 host[SMC_MAX_HOSTNAME_LEN])
+{
+	const char *node = utsname()->nodename;
+
+	memset(host, ' ', SMC_MAX_HOSTNAME_LEN);
+	memcpy(host, node, strnlen(node, SMC_MAX_HOSTNAME_LEN));
+}
+
+static int smc_nl_get_sys_info(struct sk_buff *skb,
+			       struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	u8 host[SMC_MAX_HOSTNAME_LEN];
+	struct nlattr *nest;
+	void *hdr;
+
+	if (cb->args[0])
+		return 0;
+	hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_SYS_INFO);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_SYS_INFO);
+	if (!nest)
+		goto cancel;
+	smc_nl_hostname(host);
+	if (nla_put_u8(skb, SMC_NLA_SYS_VER, SMC_CLC_V1) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_REL, 0) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, 0) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 0) ||
+	    smc_nl_put_field(skb, SMC_NLA_SYS_LOCAL_HOST, host, sizeof(host)) ||
+	    nla_put_u32(skb, SMCR_NLA_SYS_UEID_CNT,
+			READ_ONCE(smc_nl_net(net)->ueid_cnt)))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* SMC_GEN_LGR_SMCR message for one link group */
+static int smc_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
+			  const struct smc_nl_lgr *lgr)
+{
+	struct nlattr *nest, *v2;
+	void *hdr;
+
+	hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_LGR_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_LGR_SMCR);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u32(skb, SMC_NLA_LGR_R_ID, lgr->id) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->role) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, lgr->type) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_BUF_TYPE, lgr->buf_type) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->vlan_id) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE, lgr->net_cookie,
+			      SMC_NLA_LGR_R_PAD) ||
+	    smc_nl_put_field(skb, SMC_NLA_LGR_R_PNETID, lgr->pnetid,
+			     sizeof(lgr->pnetid)) ||
+	    /* NLA_UINT: 8 bytes are always a valid encoding */
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC,
+			      lgr->sndbuf_alloc, SMC_NLA_LGR_R_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_RMB_ALLOC, lgr->rmb_alloc,
+			      SMC_NLA_LGR_R_PAD))
+		goto cancel;
+	if (lgr->v2) {
+		v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
+		if (!v2 ||
+		    nla_put_u8(skb, SMC_NLA_LGR_V2_VER, SMC_CLC_V2) ||
+		    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->v2_rel) ||
+		    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->v2_os) ||
+		    smc_nl_put_field(skb, SMC_NLA_LGR_V2_PEER_HOST,
+				     lgr->v2_peer_host,
+				     sizeof(lgr->v2_peer_host)) ||
+		    smc_nl_put_field(skb, SMC_NLA_LGR_V2_NEG_EID,
+				     lgr->v2_neg_eid, sizeof(lgr->v2_neg_eid)))
+			goto cancel;
+		nla_nest_end(skb, v2);
+		v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
+		if (!v2 ||
+		    nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct) ||
+		    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS,
+			       lgr->v2_max_conns) ||
+		    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS,
+			       lgr->v2_max_links))
+			goto cancel;
+		nla_nest_end(skb, v2);
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* SMC_GEN_LINK_SMCR message for one link */
+static int smc_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
+			   const struct smc_nl_link *lnk)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_LINK_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_LINK_SMCR);
+	if (!nest ||
+	    nla_put_u8(skb, SMC_NLA_LINK_ID, lnk->link_id) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_STATE, lnk->state) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, lnk->conn_cnt) ||
+	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, lnk->ibport) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, lnk->ifindex) ||
+	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV, lnk->ibname) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_UID, lnk->uid) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_PEER_UID, lnk->peer_uid) ||
+	    nla_put_string(skb, SMC_NLA_LINK_GID, lnk->gid) ||
+	    nla_put_string(skb, SMC_NLA_LINK_PEER_GID, lnk->peer_gid)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * Link groups, and with @links their links: for each link group one
+ * SMC_NETLINK_GET_LGR_SMCR message followed by one SMC_NETLINK_GET_LINK_SMCR
+ * message per link (Linux's layout).
+ * cb->args[0]: link groups done; cb->args[1]: messages of the current
+ * link group done (the link group's own, then its links).
+ */
+static int smc_nl_dump_lgrs(struct sk_buff *skb, struct netlink_callback *cb,
+			    bool links)
+{
+	struct net *net = sock_net(skb->sk);
+	struct smc_nl_lgr *lgr;
+	u32 gen;
+	int rc = 0;
+
+	lgr = kmalloc(sizeof(*lgr), GFP_KERNEL);
+	if (!lgr)
+		return -ENOMEM;
+	mutex_lock(&smc_nl_src_lock);
+	while (smc_nl_src && smc_nl_src->get_lgr) {
+		memset(lgr, 0, sizeof(*lgr));
+		rc = smc_nl_src->get_lgr(net, cb->args[0], lgr, &gen);
+		if (rc == -ENOENT)
+			rc = 0;
+		if (rc)
+			break;
+		smc_nl_set_gen(cb, gen);
+		if (!cb->args[1]) {
+			rc = smc_nl_put_lgr(skb, cb, lgr);
+			if (rc)
+				break;
+			cb->args[1] = 1;
+		}
+		while (links && cb->args[1] - 1 < lgr->n_links &&
+		       cb->args[1] - 1 < SMC_NL_LINKS_MAX) {
+			rc = smc_nl_put_link(skb, cb,
+					     &lgr->links[cb->args[1] - 1]);
+			if (rc)
+				break;
+			cb->args[1]++;
+		}
+		if (rc)
+			break;
+		cb->args[0]++;
+		cb->args[1] = 0;
+	}
+	mutex_unlock(&smc_nl_src_lock);
+	kfree(lgr);
+	return smc_nl_dump_done(skb, rc);
+}
+
+static int smc_nl_get_lgr(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smc_nl_dump_lgrs(skb, cb, false);
+}
+
+static int smc_nl_get_link(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smc_nl_dump_lgrs(skb, cb, true);
+}
+
+static int smc_nl_put_port(struct sk_buff *skb, int type,
+			   const struct smc_nl_port *p)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_PNET_USR, p->pnet_usr) ||
+	    smc_nl_put_field(skb, SMC_NLA_DEV_PORT_PNETID, p->pnetid,
+			     sizeof(p->pnetid)) ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PORT_NETDEV, p->ifindex) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_VALID, 1) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_STATE, p->state) ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, p->lnk_cnt))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* SMC_GEN_DEV_SMCR message for one RoCE device */
+static int smc_nl_put_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			  const struct smc_nl_dev *dev)
+{
+	struct nlattr *nest;
+	void *hdr;
+	int i;
+
+	hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_DEV_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
+	if (!nest ||
+	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, dev->is_crit))
+		goto cancel;
+	if (dev->has_pci &&
+	    (nla_put_u32(skb, SMC_NLA_DEV_PCI_FID, dev->pci_fid) ||
+	     nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, dev->pci_chid) ||
+	     nla_put_u16(skb, SMC_NLA_DEV_PCI_VENDOR, dev->pci_vendor) ||
+	     nla_put_u16(skb, SMC_NLA_DEV_PCI_DEVICE, dev->pci_device) ||
+	     nla_put_string(skb, SMC_NLA_DEV_PCI_ID, dev->pci_id)))
+		goto cancel;
+	if (nla_put_string(skb, SMC_NLA_DEV_IB_NAME, dev->ibname))
+		goto cancel;
+	for (i = 0; i < SMC_NL_PORTS_MAX; i++) {
+		if (!dev->ports[i].valid)
+			continue;
+		if (smc_nl_put_port(skb, SMC_NLA_DEV_PORT + i, &dev->ports[i]))
+			goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* cb->args[0]: devices done */
+static int smc_nl_get_dev(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct smc_nl_dev *dev;
+	u32 gen;
+	int rc = 0;
+
+	dev = kmalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	mutex_lock(&smc_nl_src_lock);
+	while (smc_nl_src && smc_nl_src->get_dev) {
+		memset(dev, 0, sizeof(*dev));
+		rc = smc_nl_src->get_dev(net, cb->args[0], dev, &gen);
+		if (rc == -ENOENT)
+			rc = 0;
+		if (rc)
+			break;
+		smc_nl_set_gen(cb, gen);
+		rc = smc_nl_put_dev(skb, cb, dev);
+		if (rc)
+			break;
+		cb->args[0]++;
+	}
+	mutex_unlock(&smc_nl_src_lock);
+	kfree(dev);
+	return smc_nl_dump_done(skb, rc);
+}
+
+static int smc_nl_get_stats(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	void *hdr;
+	int rc;
+
+	if (cb->args[0])
+		return 0;
+	hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_STATS);
+	if (!hdr)
+		return -EMSGSIZE;
+	rc = smc_stats_nl_put(skb, sock_net(skb->sk));
+	if (rc) {
+		genlmsg_cancel(skb, hdr);
+		return rc;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+}
+
+/* One entry of the fallback table; @totals: add both roles' totals. */
+static int smc_nl_put_fback(struct sk_buff *skb, struct netlink_callback *cb,
+			    const struct smc_stats_fback fb[2], int server,
+			    int slot, bool totals)
+{
+	u32 count = fb[server].rsn[slot].count;
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_FBACK_STATS);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_FBACK_STATS);
+	if (!nest ||
+	    nla_put_u8(skb, SMC_NLA_FBACK_STATS_TYPE, server))
+		goto cancel;
+	if (totals &&
+	    (nla_put_u64_64bit(skb, SMC_NLA_FBACK_STATS_SRV_CNT, fb[1].total,
+			       SMC_NLA_FBACK_STATS_PAD) ||
+	     nla_put_u64_64bit(skb, SMC_NLA_FBACK_STATS_CLNT_CNT, fb[0].total,
+			       SMC_NLA_FBACK_STATS_PAD)))
+		goto cancel;
+	if (nla_put_u32(skb, SMC_NLA_FBACK_STATS_RSN_CODE,
+			fb[server].rsn[slot].code) ||
+	    nla_put_u16(skb, SMC_NLA_FBACK_STATS_RSN_CNT,
+			min_t(u32, count, U16_MAX)) ||
+	    nla_put_u64_64bit(skb, SMCR_NLA_FBACK_STATS_RSN_CNT64, count,
+			      SMC_NLA_FBACK_STATS_PAD))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * The fallback table: client entries, then server entries, one message
+ * each; the first one carries the totals.
+ * cb->args[0]: entries (used or not) done; cb->args[1]: totals sent.
+ */
+static int smc_nl_get_fback_stats(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct smc_stats_fback *fb;
+	int rc = 0;
+	long pos;
+
+	fb = kmalloc_array(2, sizeof(*fb), GFP_KERNEL);
+	if (!fb)
+		return -ENOMEM;
+	smc_nl_set_gen(cb, smc_stats_fallback_snapshot(sock_net(skb->sk), fb));
+	for (pos = cb->args[0]; pos < 2 * SMC_STATS_FBACK_SLOTS; pos++) {
+		int server = pos / SMC_STATS_FBACK_SLOTS;
+		int slot = pos % SMC_STATS_FBACK_SLOTS;
+
+		if (!fb[server].rsn[slot].count)
+			continue;
+		rc = smc_nl_put_fback(skb, cb, fb, server, slot, !cb->args[1]);
+		if (rc)
+			break;
+		cb->args[1] = 1;
+	}
+	cb->args[0] = pos;
+	kfree(fb);
+	return smc_nl_dump_done(skb, rc);
+}
+
+/*
+ * A user EID: SMC_MAX_EID_LEN characters padded with blanks, then a NUL.
+ * Allowed: A-Z, 0-9, '.', '-'; the first character is a letter or digit.
+ * Returns the EID in the attribute or NULL (with an extack message).
+ */
+static const u8 *smc_nl_ueid_arg(struct genl_info *info, bool check_chars)
+{
+	struct nlattr *attr = info->attrs ?
+			      info->attrs[SMC_NLA_EID_TABLE_ENTRY] : NULL;
+	const u8 *eid;
+	int end, i;
+
+	if (!attr) {
+		NL_SET_ERR_MSG(info->extack, "UEID attribute missing");
+		return NULL;
+	}
+	eid = nla_data(attr);
+	if (nla_len(attr) != SMC_MAX_EID_LEN + 1 || eid[SMC_MAX_EID_LEN]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "UEID must be 32 characters, blank padded, and a NUL");
+		return NULL;
+	}
+	if (!check_chars)
+		return eid;
+	for (end = SMC_MAX_EID_LEN; end > 0 && eid[end - 1] == ' '; end--)
+		;
+	for (i = 0; i < end; i++) {
+		u8 c = eid[i];
+
+		if (isdigit(c) || (c >= 'A' && c <= 'Z'))
+			continue;
+		if (i > 0 && (c == '.' || c == '-'))
+			continue;
+		end = 0;
+		break;
+	}
+	if (!end) {
+		NL_SET_ERR_MSG(info->extack,
+			       "UEID: A-Z, 0-9, '.', '-' only, starting with A-Z or 0-9");
+		return NULL;
+	}
+	return eid;
+}
+
+static int smc_nl_find_ueid(const struct smc_nl_net *nn, const u8 *eid)
+{
+	int i;
+
+	for (i = 0; i < nn->ueid_cnt; i++)
+		if (!memcmp(nn->ueid[i], eid, SMC_MAX_EID_LEN))
+			return i;
+	return -1;
+}
+
+static int smc_nl_add_ueid(struct sk_buff *skb, struct genl_info *info)
+{
+	struct smc_nl_net *nn = smc_nl_net(genl_info_net(info));
+	const u8 *eid = smc_nl_ueid_arg(info, true);
+	int rc = 0;
+
+	if (!eid)
+		return -EINVAL;
+	mutex_lock(&nn->lock);
+	if (smc_nl_find_ueid(nn, eid) >= 0) {
+		NL_SET_ERR_MSG(info->extack, "UEID exists");
+		rc = -EEXIST;
+	} else if (nn->ueid_cnt >= SMC_MAX_UEID) {
+		NL_SET_ERR_MSG(info->extack, "UEID table full");
+		rc = -ERANGE;
+	} else {
+		memcpy(nn->ueid[nn->ueid_cnt], eid, SMC_MAX_EID_LEN);
+		WRITE_ONCE(nn->ueid_cnt, nn->ueid_cnt + 1);
+		nn->ueid_gen++;
+	}
+	mutex_unlock(&nn->lock);
+	return rc;
+}
+
+static int smc_nl_remove_ueid(struct sk_buff *skb, struct genl_info *info)
+{
+	struct smc_nl_net *nn = smc_nl_net(genl_info_net(info));
+	const u8 *eid = smc_nl_ueid_arg(info, false);
+	int i, rc = 0;
+
+	if (!eid)
+		return -EINVAL;
+	mutex_lock(&nn->lock);
+	i = smc_nl_find_ueid(nn, eid);
+	if (i < 0) {
+		NL_SET_ERR_MSG(info->extack, "no such UEID");
+		rc = -ENOENT;
+	} else {
+		memmove(nn->ueid[i], nn->ueid[i + 1],
+			(nn->ueid_cnt - i - 1) * SMC_MAX_EID_LEN);
+		WRITE_ONCE(nn->ueid_cnt, nn->ueid_cnt - 1);
+		nn->ueid_gen++;
+	}
+	mutex_unlock(&nn->lock);
+	return rc;
+}
+
+static int smc_nl_flush_ueid(struct sk_buff *skb, struct genl_info *info)
+{
+	struct smc_nl_net *nn = smc_nl_net(genl_info_net(info));
+
+	mutex_lock(&nn->lock);
+	WRITE_ONCE(nn->ueid_cnt, 0);
+	nn->ueid_gen++;
+	mutex_unlock(&nn->lock);
+	return 0;
+}
+
+/* cb->args[0]: entries done */
+static int smc_nl_dump_ueid(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_nl_net *nn = smc_nl_net(sock_net(skb->sk));
+	u8 ueid[SMC_MAX_UEID][SMC_MAX_EID_LEN];
+	int n, rc = 0;
+	void *hdr;
+	u32 gen;
+
+	mutex_lock(&nn->lock);
+	n = nn->ueid_cnt;
+	memcpy(ueid, nn->ueid, sizeof(ueid));
+	gen = nn->ueid_gen;
+	mutex_unlock(&nn->lock);
+
+	smc_nl_set_gen(cb, gen);
+	for (; cb->args[0] < n; cb->args[0]++) {
+		hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_UEID);
+		if (!hdr) {
+			rc = -EMSGSIZE;
+			break;
+		}
+		if (smc_nl_put_field(skb, SMC_NLA_EID_TABLE_ENTRY,
+				     ueid[cb->args[0]], SMC_MAX_EID_LEN)) {
+			genlmsg_cancel(skb, hdr);
+			rc = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	return smc_nl_dump_done(skb, rc);
+}
+
+static int smc_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
+{
+	smc_stats_reset(genl_info_net(info));
+	return 0;
+}
+
+static const struct nla_policy smc_nl_ueid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
+	[SMC_NLA_EID_TABLE_ENTRY] = { .type = NLA_STRING,
+				      .len = SMC_MAX_EID_LEN },
+};
+
+/*
+ * Read-only dumps need no privilege; changes need CAP_NET_ADMIN in the
+ * namespace's user namespace (GENL_UNS_ADMIN_PERM).
+ */
+static const struct genl_ops smc_nl_ops[] = {
+	{
+		.cmd	= SMC_NETLINK_GET_SYS_INFO,
+		.dumpit	= smc_nl_get_sys_info,
+	},
+	{
+		.cmd	= SMC_NETLINK_GET_LGR_SMCR,
+		.dumpit	= smc_nl_get_lgr,
+	},
+	{
+		.cmd	= SMC_NETLINK_GET_LINK_SMCR,
+		.dumpit	= smc_nl_get_link,
+	},
+	{
+		.cmd	= SMC_NETLINK_GET_DEV_SMCR,
+		.dumpit	= smc_nl_get_dev,
+	},
+	{
+		.cmd	= SMC_NETLINK_GET_STATS,
+		.dumpit	= smc_nl_get_stats,
+	},
+	{
+		.cmd	= SMC_NETLINK_GET_FBACK_STATS,
+		.dumpit	= smc_nl_get_fback_stats,
+	},
+	{
+		.cmd	= SMC_NETLINK_DUMP_UEID,
+		.dumpit	= smc_nl_dump_ueid,
+	},
+	{
+		.cmd	= SMC_NETLINK_ADD_UEID,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= smc_nl_add_ueid,
+		.policy	= smc_nl_ueid_policy,
+		.maxattr = SMC_NLA_EID_TABLE_MAX,
+	},
+	{
+		.cmd	= SMC_NETLINK_REMOVE_UEID,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= smc_nl_remove_ueid,
+		.policy	= smc_nl_ueid_policy,
+		.maxattr = SMC_NLA_EID_TABLE_MAX,
+	},
+	{
+		.cmd	= SMC_NETLINK_FLUSH_UEID,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= smc_nl_flush_ueid,
+	},
+	{
+		/* at or above resv_start_op: strict, takes no attributes */
+		.cmd	= SMCR_NETLINK_RESET_STATS,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= smc_nl_reset_stats,
+	},
+};
+
+static struct genl_family smc_nl_family __ro_after_init = {
+	.name		= SMC_GENL_FAMILY_NAME,
+	.version	= SMC_GENL_FAMILY_VERSION,
+	.netnsok	= true,
+	.module		= THIS_MODULE,
+	.ops		= smc_nl_ops,
+	.n_ops		= ARRAY_SIZE(smc_nl_ops),
+	/* Linux's commands keep their lenient parsing; smcr's are strict */
+	.resv_start_op	= SMC_NETLINK_DISABLE_HS_LIMITATION + 1,
+};
+
+static int __net_init smc_nl_net_init(struct net *net)
+{
+	mutex_init(&smc_nl_net(net)->lock);
+	return 0;
+}
+
+static struct pernet_operations smc_nl_net_ops = {
+	.init	= smc_nl_net_init,
+	.id	= &smc_nl_net_id,
+	.size	= sizeof(struct smc_nl_net),
+};
+
+/**
+ * smc_nl_init() - register the SMC_GEN_NETLINK family
+ *
+ * Needs the statistics set up (smc_stats_init()).
+ * Return: 0 or a negative errno.
+ */
+int __init smc_nl_init(void)
+{
+	int rc;
+
+	rc = register_pernet_subsys(&smc_nl_net_ops);
+	if (rc)
+		return rc;
+	rc = genl_register_family(&smc_nl_family);
+	if (rc)
+		unregister_pernet_subsys(&smc_nl_net_ops);
+	return rc;
+}
+
+/**
+ * smc_nl_exit() - unregister the SMC_GEN_NETLINK family
+ */
+void smc_nl_exit(void)
+{
+	genl_unregister_family(&smc_nl_family);
+	unregister_pernet_subsys(&smc_nl_net_ops);
+}
