@@ -4,6 +4,7 @@
  */
 #include "../net/smc/clc.c"
 #include "../net/smc/reason.c"
+#include "../net/smc/llc_msg.c"
 
 #include <linux/module.h>
 
