@@ -5,7 +5,7 @@
 # TIMEOUT: 240
 #
 # Role b: smcr server with test_clc_without_option=1 and clc_timeout_ms long
-# enough (10 s stock, 30 s debug) that the silent connection is still in its
+# enough (8 s stock, 15 s debug) that the silent connection is still in its
 # handshake when the others are done; --conns 100 --concurrent, every
 # accepted socket must be PEERDECL / NOSMCRDEV and pass a checksummed sink.
 # Role a: first a `clc-peer --script silence` client connects and sends
@@ -14,17 +14,24 @@
 # silent clc-peer is still waiting (its process has not seen a drop yet), and
 # afterwards the silent connection is dropped by the server (EOF/reset, no
 # byte) and was never accepted (the server accepted exactly the 100, each
-# with the expected reason).
+# with the expected reason). The server keeps its listener open (--hold) until
+# role a has seen that drop, so it comes from clc_timeout_ms, not from the
+# listener closing.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module (test_clc_without_option)"
 P=$ST_PORT
-TMO=$(st_size 10000 30000)
+TMO=$(st_size 8000 15000)
 
 case $SMCR_ROLE in
 b) st_param test_clc_without_option Y || exit 1
    st_param clc_timeout_ms "$TMO" || exit 1
-   st_serve srv server --family smc --port "$P" --conns 100 --concurrent --mode sink \
-	--expect-reason PEERDECL --expect-peer-diag NOSMCRDEV --timeout 200s ;;
+   # --hold: the listener stays open after the 100 (closing it would abort
+   # the silent handshake) until role a has seen the silent one dropped.
+   st_serve_bg srv server --family smc --port "$P" --conns 100 --concurrent --mode sink \
+	--expect-reason PEERDECL --expect-peer-diag NOSMCRDEV --hold 180s --timeout 200s || exit 1
+   vm_get "$ST_KEY-done" 190 >/dev/null || echo "no word from role a"
+   rm -f "$ST_TMP/srv.ready"
+   st_wait_all ;;
 a) st_await srv || exit 1
    out=$ST_TMP/silent.out
    "$SMCTEST" clc-peer --role client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --script silence \
@@ -48,6 +55,7 @@ a) st_await srv || exit 1
 	rc=1
    fi
    wait "$spid" || { echo "FAIL: silent clc-peer did not see its connection dropped"; rc=1; }
+   vm_put "$ST_KEY-done" 1
    cat "$out"
    exit $rc ;;
 esac

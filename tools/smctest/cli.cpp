@@ -66,6 +66,8 @@ connection setup:
                        EINPROGRESS + poll/epoll + SO_ERROR
   --retry DUR          client: retry ECONNREFUSED for up to DUR
   --hold DUR           client: stay connected and idle for DUR before the data
+                       server: keep the listener open up to DUR after the last
+                       connection (ends early when --ready-file is removed)
   --accept block|nonblock      server: blocking accept or nonblocking + poll
   --accept4-flags nonblock,cloexec   flags for accept4 (verified via fcntl)
   --backlog N

@@ -239,6 +239,14 @@ int run_server(const Config &c)
 	}
 	unsigned ok = c.conns - failed;
 	say("server: " + std::to_string(ok) + "/" + std::to_string(c.conns) + " connections ok");
+	if (c.hold_ms) {
+		// Keep the listener (and handshakes still pending on it) open; the
+		// hold ends early when the ready file is removed.
+		say("server: holding the listener for up to " + std::to_string(c.hold_ms) + " ms");
+		uint64_t until = now_ms() + c.hold_ms;
+		while (now_ms() < until && (c.ready_file.empty() || ::access(c.ready_file.c_str(), F_OK) == 0))
+			sleep_ms(50);
+	}
 	return failed ? 1 : 0;
 }
 
