@@ -189,6 +189,12 @@ std::string u(uint64_t v)
 	return std::to_string(v);
 }
 
+// "<= 8K" ... "<= 1024K", "> 1024K"
+std::string bucket_label(size_t i)
+{
+	return i + 1 < kBuckets ? "<= " + bucket_name(i) : "> " + bucket_name(i - 1);
+}
+
 void json_lgr_fields(Json &j, const LinkGroup &g)
 {
 	j.key("id").value(uint64_t{g.id});
@@ -425,12 +431,12 @@ std::string format_stats(const Stats &st, const FallbackStats &fb, bool json)
 	d.row({"calls", u(r.tx.calls), u(r.rx.calls)});
 	d.row({"bytes", u(r.tx.bytes), u(r.rx.bytes)});
 	for (size_t i = 0; i < kBuckets; ++i)
-		d.row({"  calls <= " + bucket_name(i), u(r.tx.payload[i]), u(r.rx.payload[i])});
+		d.row({"  calls " + bucket_label(i), u(r.tx.payload[i]), u(r.rx.payload[i])});
 	d.row({"buffers allocated", u(r.tx.buf.alloc), u(r.rx.buf.alloc)});
 	d.row({"buffers reused", u(r.tx.buf.reuse), u(r.rx.buf.reuse)});
 	d.row({"buffers downgraded", u(r.tx.buf.dgrade), u(r.rx.buf.dgrade)});
 	for (size_t i = 0; i < kBuckets; ++i)
-		d.row({"  buffers <= " + bucket_name(i), u(r.tx.buf_size[i]), u(r.rx.buf_size[i])});
+		d.row({"  buffers " + bucket_label(i), u(r.tx.buf_size[i]), u(r.rx.buf_size[i])});
 	d.row({"buffer bytes in use", u(r.tx.buf_usage), u(r.rx.buf_usage)});
 	d.row({"buffer full", u(r.tx.buf.full), u(r.rx.buf.full)});
 	d.row({"peer buffer full", u(r.tx.buf.full_peer), u(r.rx.buf.full_peer)});

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	try {
 		o = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
 	} catch (const UsageError &e) {
-		std::cerr << "smcr: " << e.what() << "\n" << usage_text();
+		std::cerr << "smcr: " << e.what() << " (try 'smcr --help')\n";
 		return kExitUsage;
 	}
 	if (o.cmd == Cmd::Help) {

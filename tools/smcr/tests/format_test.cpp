@@ -77,7 +77,8 @@ TEST(SmcrFormat, StatsTable)
 		  std::string::npos)
 		<< t;
 	EXPECT_NE(t.find("0x12345678  unknown"), std::string::npos) << t;
-	EXPECT_NE(t.find("calls <= >1024K"), std::string::npos) << t;
+	EXPECT_NE(t.find("    calls > 1024K"), std::string::npos) << t;
+	EXPECT_NE(t.find("    buffers <= 8K"), std::string::npos) << t;
 }
 
 TEST(SmcrFormat, StatsNoFallbacks)
