@@ -1325,9 +1325,10 @@ static void llc_fuzz_parse_build(struct kunit *test)
 		if (i % 4) {
 			msg.hdr.type = types[llc_rand(&seed) % ARRAY_SIZE(types)];
 			msg.hdr.length = SMC_LLC_MSG_LEN;
-			msg.hdr.add_link_rsn &= 0x0f;
-			msg.hdr.flags &= 0xf3 | (llc_rand(&seed) & 0x0c);
-			if (i % 3)
+			msg.hdr.add_link_rsn = i % 8 == 1 ?
+					       llc_rand(&seed) & 0x0f : 0;
+			msg.hdr.flags &= i % 3 ? SMC_LLC_FLAG_RESP : 0xf3;
+			if (i % 5)
 				msg.raw[4] &= 0x07;
 		}
 		rc = smc_llc_parse(&msg, sizeof(msg), &info);
