@@ -47,7 +47,6 @@ done
 
 echo "+ (uid 65534) smcr --json info"
 js2=$("${NOBODY[@]}" "$S" --json info) || st_fail "unprivileged smcr info exit $?"
-[[ $js2 == "$js" || -n $js2 ]] || st_fail "unprivileged smcr info printed nothing"
 jq -e --arg h "$host" '.hostname == $h' <<<"$js2" >/dev/null || st_fail "unprivileged info differs: $js2"
 "${NOBODY[@]}" "$S" -j link >/dev/null || st_fail "unprivileged smcr link failed"
 
