@@ -11,10 +11,10 @@
 # (uid 65534) gets exit 4 "permission denied" for add, del and flush and the
 # table is unchanged, but may show it; a new network namespace has its own
 # empty table; root in a new user+network namespace may change that
-# namespace's table (CAP_NET_ADMIN in the owning user namespace); 100 dumps
-# (30 on the debug kernel; at least 10 within 40 s)
-# taken while another process keeps adding and removing UEIDs each return a
-# valid table (at most 4 distinct, well-formed entries).
+# namespace's table (CAP_NET_ADMIN in the owning user namespace); dumps
+# taken while another process keeps adding and removing UEIDs (100, 30 on
+# the debug kernel, at least 10 within 40 s) each return a valid table (at
+# most 4 distinct, well-formed entries).
 source "$ST_DIR/lib.sh"
 
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
