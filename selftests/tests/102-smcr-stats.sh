@@ -10,8 +10,9 @@
 # is complete) with their fallback reasons. Afterwards the fallback table of
 # `smcr --json stats` matches those sockets exactly: on a the client total
 # is N and the client entries equal the reasons diag showed (NOSMCRDEV
-# 0x03030002 expected among them; a few PEERNOSMC may appear when the burst
-# of SYNs is answered with SYN cookies, which carry no SMC option), on b the
+# 0x03030002 expected among them; PEERNOSMC may appear for some when more
+# than hs_limit (64) handshakes run on the listener at once, or SYN cookies
+# answer the burst: both leave the SMC option out), on b the
 # same for the server (PEERDECL 0x05000000 expected); the other role is 0.
 # The table output names the reasons. An unprivileged user (uid 65534)
 # reads the stats but `smcr stats reset` exits 4 with "permission denied"
