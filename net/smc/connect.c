@@ -107,6 +107,7 @@ static void smc_connect_work(struct work_struct *work)
 	if (READ_ONCE(smc->hs) != SMC_HS_CLC)
 		goto out;		/* released meanwhile */
 	if (rc) {
+		smc_stats_hs_error(sock_net(sk), false);
 		kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
 		smc_connect_failed(smc, -rc);
 		goto out;

@@ -119,6 +119,8 @@ static void smc_child_decided(struct smc_sock *child, int rc)
 
 	if (!rc)
 		smc_hs_finish(child);
+	else
+		smc_stats_hs_error(sock_net(&child->sk), true);
 	spin_lock(&lsmc->accept_lock);
 	list_del(&child->accept_node);
 	WRITE_ONCE(lsmc->hs_inflight, lsmc->hs_inflight - 1);
