@@ -176,12 +176,24 @@ static struct smc_sock *smc_child_new(struct smc_sock *lsmc,
 
 static void smc_child_start(struct smc_sock *lsmc, struct smc_sock *child)
 {
+	bool clc;
+
 	spin_lock(&lsmc->accept_lock);
+	/*
+	 * The test-only override of smc_hs_wanted() must not apply where this
+	 * listener itself left the option out of its SYN-ACK (handshake limit
+	 * reached): that client falls back and sends data, not CLC. Whether
+	 * the limit was reached is judged now, not at the SYN; close enough
+	 * for a test knob.
+	 */
+	clc = smc_clcsock_peer_smc(child) ||
+	      (smc_hs_wanted(child) &&
+	       lsmc->hs_inflight < READ_ONCE(smc_hs_limit));
 	list_add_tail(&child->accept_node, &lsmc->hs_q);
 	WRITE_ONCE(lsmc->hs_inflight, lsmc->hs_inflight + 1);
 	spin_unlock(&lsmc->accept_lock);
 
-	if (!smc_hs_wanted(child)) {
+	if (!clc) {
 		smc_set_fallback(child, SMC_CLC_DECL_PEERNOSMC, 0);
 		smc_child_decided(child, 0);
 		return;

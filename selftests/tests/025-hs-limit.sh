@@ -6,8 +6,8 @@
 #
 # Role b: smcr server, hs_limit=1, clc_timeout_ms 5 s (15 s debug). Role a: a
 # `clc-peer --script silence` client takes the only handshake slot (b has
-# test_clc_without_option=1 while it connects, then sets it back to 0 so the
-# next connection is judged by the SMC option alone). Asserts: a new smcr
+# test_clc_without_option=1 throughout: the override must not apply to a
+# connection whose SYN-ACK the limit stripped of the SMC option). Asserts: a new smcr
 # client then falls back with exactly PEERNOSMC 0x03010000 (the server's
 # SYN-ACK lacked the SMC option: no CLC byte), the server's accepted socket
 # records PEERNOSMC too, duplex data is byte-exact both ways, and the silent
@@ -25,7 +25,6 @@ b) st_param hs_limit 1 || exit 1
 	--expect-reason PEERNOSMC --timeout 150s || exit 1
    vm_get "$ST_KEY-silent-connected" 60 >/dev/null || st_fail "no word from role a"
    sleep 1 # let the listener's accept worker start the silent child's handshake
-   echo N >/sys/module/smcr/parameters/test_clc_without_option
    vm_put "$ST_KEY-param-off" 1
    st_wait_all ;;
 a) st_await srv || exit 1
