@@ -313,10 +313,11 @@ static int smc_nl_dump_lgrs(struct sk_buff *skb, struct netlink_callback *cb,
 	while (smc_nl_src && smc_nl_src->get_lgr) {
 		memset(lgr, 0, sizeof(*lgr));
 		rc = smc_nl_src->get_lgr(net, cb->args[0], lgr, &gen);
-		if (rc == -ENOENT)
-			rc = 0;
-		if (rc)
+		if (rc) {
+			if (rc == -ENOENT)
+				rc = 0;		/* past the last one */
 			break;
+		}
 		smc_nl_set_gen(cb, gen);
 		if (!cb->args[1]) {
 			rc = smc_nl_put_lgr(skb, cb, lgr);
@@ -424,10 +425,11 @@ static int smc_nl_get_dev(struct sk_buff *skb, struct netlink_callback *cb)
 	while (smc_nl_src && smc_nl_src->get_dev) {
 		memset(dev, 0, sizeof(*dev));
 		rc = smc_nl_src->get_dev(net, cb->args[0], dev, &gen);
-		if (rc == -ENOENT)
-			rc = 0;
-		if (rc)
+		if (rc) {
+			if (rc == -ENOENT)
+				rc = 0;		/* past the last one */
 			break;
+		}
 		smc_nl_set_gen(cb, gen);
 		rc = smc_nl_put_dev(skb, cb, dev);
 		if (rc)
