@@ -34,16 +34,9 @@ b) st_param test_clc_without_option Y || exit 1
    st_wait_all ;;
 a) st_await srv || exit 1
    out=$ST_TMP/silent.out
-   "$SMCTEST" clc-peer --role client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --script silence \
-	--drop-wait "$((TMO / 1000 + 60))s" --timeout 200s >"$out" 2>&1 &
-   spid=$!
-   for ((i = 0; i < 300; i++)); do
-	grep -q connected "$out" && break
-	kill -0 "$spid" 2>/dev/null || break
-	sleep 0.1
-   done
+   st_silent_peer "$out" "$((TMO / 1000 + 60))s" 200s
+   spid=$SILENT_PID
    cat "$out"
-   grep -q connected "$out" || st_fail "silent clc-peer did not connect"
    rc=0
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --conns 100 --mode sink \
 	--bytes "$(st_size 16K 1K)" --expect-reason NOSMCRDEV --timeout 200s || rc=1

@@ -29,15 +29,8 @@ b) st_param hs_limit 1 || exit 1
    st_wait_all ;;
 a) st_await srv || exit 1
    out=$ST_TMP/silent.out
-   "$SMCTEST" clc-peer --role client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --script silence \
-	--drop-wait "$((TMO / 1000 + 60))s" --timeout 150s >"$out" 2>&1 &
-   spid=$!
-   for ((i = 0; i < 300; i++)); do
-	grep -q connected "$out" && break
-	kill -0 "$spid" 2>/dev/null || break
-	sleep 0.1
-   done
-   grep -q connected "$out" || { cat "$out"; st_fail "silent clc-peer did not connect"; }
+   st_silent_peer "$out" "$((TMO / 1000 + 60))s" 150s
+   spid=$SILENT_PID
    vm_put "$ST_KEY-silent-connected" 1
    vm_get "$ST_KEY-param-off" 60 >/dev/null || st_fail "no word from role b"
    rc=0
