@@ -8,6 +8,7 @@
 #include "../net/smc/cdc_msg.c"
 #include "../net/smc/close_sm.c"
 #include "../net/smc/llc_msg.c"
+#include "../net/smc/qp_attr.c"
 
 #include <linux/module.h>
 

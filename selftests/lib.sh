@@ -161,3 +161,30 @@ st_probe_pairs() {
 # Expectation flags for an AF_SMC socket talking to another smcr peer
 # (today: fallback with some reason).
 ST_EXPECT_SMC_PEER=(--expect-mode fallback --expect-fallback-any)
+
+# st_links: "LGR-ID ROLE LINK-ID STATE" per link of this VM's SMC-R link groups
+# (from `smcr -j link show` and `smcr -j lgr show`), sorted.
+st_links() {
+	local lgrs links
+	lgrs=$("$SMCR_TOOLS/bin/smcr" -j lgr show) || return 1
+	links=$("$SMCR_TOOLS/bin/smcr" -j link show) || return 1
+	jq -r --argjson g "$lgrs" '.[] | . as $l |
+		($g[] | select(.id == $l.lgr_id) | .role) as $r |
+		"\($l.lgr_id) \($r) \($l.link_id) \($l.state)"' <<<"$links" | sort
+}
+
+# st_lgr_count: number of SMC-R link groups on this VM
+st_lgr_count() {
+	"$SMCR_TOOLS/bin/smcr" -j lgr show | jq length
+}
+
+# st_await_lgr_count N SECONDS: waits until this VM has N link groups
+st_await_lgr_count() {
+	local i n
+	for ((i = 0; i < $2 * 10; i++)); do
+		n=$(st_lgr_count) && [[ $n == "$1" ]] && return 0
+		sleep 0.1
+	done
+	echo "link groups: ${n:-?}, expected $1"
+	return 1
+}

@@ -19,6 +19,7 @@
 
 #include "compat.h"
 #include "ib.h"
+#include "core.h"
 #include "smcr.h"
 
 struct workqueue_struct *smc_hs_wq;	/* handshakes: may block on CLC */
@@ -278,9 +279,12 @@ static int __init smc_init(void)
 	if (!smc_listen_wq)
 		goto out_hs_wq;
 
-	rc = smc_ib_init();
+	rc = smc_lgr_init();
 	if (rc)
 		goto out_listen_wq;
+	rc = smc_ib_init();
+	if (rc)
+		goto out_lgr;
 	rc = sock_register(&smc_family_ops);
 	if (rc) {
 		if (rc == -EEXIST)
@@ -302,6 +306,8 @@ out_sock:
 	sock_unregister(PF_SMC);
 out_ib:
 	smc_ib_exit();
+out_lgr:
+	smc_lgr_exit();
 out_listen_wq:
 	destroy_workqueue(smc_listen_wq);
 out_hs_wq:
@@ -319,6 +325,7 @@ static void __exit smc_exit(void)
 	static_branch_dec(&tcp_have_smc);
 	smc_nl_exit();
 	smc_diag_exit();
+	smc_lgr_exit();
 	smc_ib_exit();
 	destroy_workqueue(smc_listen_wq);
 	destroy_workqueue(smc_hs_wq);

@@ -30,17 +30,28 @@
  * Appendix C scenarios and where they are handled:
  *   C.1 Decline during CLC: smc_hs_peer_declined() on either side,
  *       smc_hs_decline() for ours, in place of Proposal/Accept/Confirm.
- *   C.2 Decline during LLC: needs the link layer (CONFIRM LINK); until
- *       then no LLC runs, so it cannot occur.
+ *   C.2 Decline during LLC: a server whose first link cannot be confirmed
+ *       declines (TIMEOUT_CL) after the Confirm; the client waiting for
+ *       CONFIRM LINK notices the CLC message and falls back too.
  *   C.3 Decline window: enforced by construction below (the server drops
  *       the connection if something other than Confirm/Decline follows its
  *       Accept).
  *
- * No RoCE device is usable yet: smc_offer_local() has no offer, so the
- * client declines with NOSMCRDEV instead of proposing and the server
- * declines Proposals. With the test-only parameter test_fake_offer both
- * sides make up an offer and the exchange goes as far as a real link would
- * be needed: the client then declines the Accept (ERR_RDYLNK).
+ * The link (RFC 7609 3.5.1): the server's Accept names the link group's
+ * QP - a new one in INIT on first contact, the active link's on subsequent
+ * contact (the F bit says which). On first contact the client brings its
+ * new QP to RTR and confirms; the server then brings its QP up and runs
+ * CONFIRM LINK (llc.c). First contacts of a role are serialized, so
+ * simultaneous connections to a new peer share one link group.
+ *
+ * There is no data path yet: once the link is confirmed (or reused) the
+ * server declines with ERR_REGBUF (no RMB to offer) after the Confirm -
+ * the C.2 position - and both sides continue over TCP. The client reads
+ * that Decline right after its Confirm, or after CONFIRM LINK.
+ *
+ * With the test-only parameter test_fake_offer a side makes up an offer
+ * without a RoCE port: a client then declines the Accept (ERR_RDYLNK), a
+ * server accepts without a link and expects the client's Decline.
  */
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
@@ -49,6 +60,7 @@
 #include <linux/uio.h>
 #include <net/sock.h>
 
+#include "core.h"
 #include "smcr.h"
 
 static bool smc_test_clc_without_option;
@@ -199,6 +211,113 @@ static u8 smc_hs_type(const struct smc_hs *hs)
 	return ((const struct smc_clc_hdr *)hs->buf)->type;
 }
 
+/* Our end of @lnk as the Accept or Confirm carries it */
+static void smc_hs_link_info(struct smc_clc_accept_info *info,
+			     const struct smc_link *lnk)
+{
+	memset(info, 0, sizeof(*info));
+	memcpy(info->peer_id, smc_local_peer_id, SMC_PEER_ID_LEN);
+	memcpy(info->gid, lnk->local.gid, SMC_GID_LEN);
+	memcpy(info->mac, lnk->local.mac, SMC_MAC_LEN);
+	info->qpn = lnk->local.qpn;
+	info->psn = lnk->local.psn;
+	info->mtu_code = lnk->local.mtu;
+}
+
+/* Abort a wait for LLC when a CLC message (a Decline, C.2) arrives */
+static bool smc_hs_clc_pending(void *arg)
+{
+	return smc_clc_readable(arg);
+}
+
+/*
+ * Until the data path exists the server ends every handshake with a
+ * Decline right after the link is confirmed or reused; read it.
+ */
+static int smc_hs_client_final(struct smc_sock *smc, struct smc_hs *hs)
+{
+	int len;
+
+	len = smc_clc_recv(smc, hs->buf);
+	if (len < 0)
+		return len;
+	if (smc_hs_type(hs) != SMC_CLC_DECLINE)
+		return -EPROTO;
+	return smc_hs_peer_declined(smc, hs, len);
+}
+
+static u32 smc_hs_link_err_code(int err)
+{
+	return err == -ENOMEM ? SMC_CLC_DECL_MEM : SMC_CLC_DECL_ERR_RDYLNK;
+}
+
+/* After the server's Accept: set up or reuse the link, confirm it. */
+static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
+{
+	struct smc_clc_accept_info *acc = &hs->acc;
+	struct smc_llc_waiter w = {
+		.type = SMC_LLC_CONFIRM_LINK, .response = false,
+	};
+	struct net *net = sock_net(&smc->sk);
+	bool first = acc->first_contact;
+	struct smc_link_group *lgr;
+	struct smc_link *lnk;
+	int rc, len;
+
+	if (!first) {
+		lgr = smc_lgr_find(net, false, acc->peer_id, acc->gid,
+				   acc->mac, hs->offer.vlan_id);
+		if (!lgr)
+			return smc_hs_decline(smc, SMC_CLC_DECL_NOSRVLINK);
+		lnk = &lgr->lnk[0];
+		if (lnk->peer.qpn != acc->qpn) {
+			smc_lgr_conn_put(lgr);
+			return smc_hs_decline(smc, SMC_CLC_DECL_NOSRVLINK);
+		}
+	} else {
+		smc_lgr_first_contact_lock(false);
+		lgr = smc_lgr_create(net, false, acc->peer_id, &hs->offer);
+		if (IS_ERR(lgr)) {
+			smc_lgr_first_contact_unlock(false);
+			return smc_hs_decline(smc,
+					      smc_hs_link_err_code(PTR_ERR(lgr)));
+		}
+		lnk = &lgr->lnk[0];
+		smc_link_set_peer(lnk, acc);
+		rc = smc_link_rtr(lnk);
+		if (!rc)
+			rc = smc_llc_expect(lgr, &w);
+		if (rc) {
+			smc_lgr_terminate(lgr, false);
+			smc_lgr_conn_put(lgr);
+			smc_lgr_first_contact_unlock(false);
+			return smc_hs_decline(smc, smc_hs_link_err_code(rc));
+		}
+	}
+
+	smc_hs_link_info(acc, lnk);
+	len = smc_clc_confirm_build((struct smc_clc_accept_confirm *)hs->buf,
+				    acc);
+	rc = len < 0 ? len : smc_clc_send(smc, hs->buf, len);
+	if (!rc && first)
+		rc = smc_llc_confirm_link_client(lnk, &w, smc_hs_clc_pending,
+						 smc);
+	else if (first)
+		smc_llc_wait(lnk, &w, NULL, NULL);	/* unregisters */
+	if (first) {
+		if (rc)
+			smc_lgr_terminate(lgr, false);
+		smc_lgr_first_contact_unlock(false);
+	}
+	smc_lgr_conn_put(lgr);
+	/* CONFIRM LINK failed because the server declined (C.2): fine */
+	if (rc && rc != -ECONNABORTED && rc != -ETIMEDOUT && rc != -ENOLINK)
+		return rc;
+	if (rc && !smc_clc_readable(smc))
+		return rc;
+	return smc_hs_client_final(smc, hs);
+}
+
 static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
 {
 	struct smc_clc_proposal_info *prop = &hs->prop;
@@ -235,12 +354,9 @@ static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
 	len = smc_clc_accept_parse(hs->buf, len, &hs->acc);
 	if (len)
 		return smc_hs_decline(smc, smc_clc_decline_code(len));
-	/*
-	 * Here the link layer would bring up (or reuse) the link the Accept
-	 * names and answer with a Confirm. There is none yet: decline in
-	 * place of the Confirm.
-	 */
-	return smc_hs_decline(smc, SMC_CLC_DECL_ERR_RDYLNK);
+	if (!hs->offer.roce)	/* test_fake_offer: no link possible */
+		return smc_hs_decline(smc, SMC_CLC_DECL_ERR_RDYLNK);
+	return smc_hs_client_link(smc, hs);
 }
 
 /**
@@ -263,37 +379,128 @@ int smc_hs_client(struct smc_sock *smc)
 	return rc;
 }
 
+/*
+ * Server, after its Accept on a link: bring a new link up or check the
+ * client's Confirm against the reused one. Return 0 if the link is usable,
+ * else the Decline code.
+ */
+static u32 smc_hs_server_link(struct smc_link *lnk, bool first,
+			      const struct smc_clc_accept_info *conf)
+{
+	if (!first) {
+		if (memcmp(conf->gid, lnk->peer.gid, SMC_GID_LEN) ||
+		    memcmp(conf->mac, lnk->peer.mac, SMC_MAC_LEN) ||
+		    conf->qpn != lnk->peer.qpn)
+			return SMC_CLC_DECL_SYNCERR;
+		return 0;
+	}
+	smc_link_set_peer(lnk, conf);
+	if (smc_link_rtr(lnk) || smc_link_rts(lnk))
+		return SMC_CLC_DECL_ERR_RDYLNK;
+	if (smc_llc_confirm_link_server(lnk))
+		return SMC_CLC_DECL_TIMEOUT_CL;
+	return 0;
+}
+
+/* Find the link group for the client's Proposal, or create one. */
+static struct smc_link_group *smc_hs_server_lgr(struct smc_sock *smc,
+						struct smc_hs *hs,
+						bool *first)
+{
+	struct smc_clc_proposal_info *prop = &hs->prop;
+	struct net *net = sock_net(&smc->sk);
+	struct smc_link_group *lgr;
+
+	*first = false;
+	lgr = smc_lgr_find(net, true, prop->peer_id, prop->gid, prop->mac,
+			   hs->offer.vlan_id);
+	if (lgr)
+		return lgr;
+	smc_lgr_first_contact_lock(true);
+	/* a first contact that just finished may have created it */
+	lgr = smc_lgr_find(net, true, prop->peer_id, prop->gid, prop->mac,
+			   hs->offer.vlan_id);
+	if (lgr) {
+		smc_lgr_first_contact_unlock(true);
+		return lgr;
+	}
+	*first = true;
+	lgr = smc_lgr_create(net, true, prop->peer_id, &hs->offer);
+	if (IS_ERR(lgr))
+		smc_lgr_first_contact_unlock(true);
+	return lgr;
+}
+
 static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 {
 	struct smc_clc_accept_info *acc = &hs->acc;
+	struct smc_link_group *lgr = NULL;
+	struct smc_link *lnk = NULL;
+	bool first = true;
+	u32 code = 0;
 	int len;
 
-	memset(acc, 0, sizeof(*acc));
-	memcpy(acc->peer_id, smc_local_peer_id, SMC_PEER_ID_LEN);
-	memcpy(acc->gid, hs->offer.gid, SMC_GID_LEN);
-	memcpy(acc->mac, hs->offer.mac, SMC_MAC_LEN);
-	acc->mtu_code = SMC_CLC_MTU_4096;
-	acc->first_contact = true;	/* no link group to reuse yet */
+	if (hs->offer.roce) {
+		lgr = smc_hs_server_lgr(smc, hs, &first);
+		if (IS_ERR(lgr))
+			return smc_hs_decline(smc,
+					      smc_hs_link_err_code(PTR_ERR(lgr)));
+		lnk = &lgr->lnk[0];
+		smc_hs_link_info(acc, lnk);
+	} else {		/* test_fake_offer: no link */
+		memset(acc, 0, sizeof(*acc));
+		memcpy(acc->peer_id, smc_local_peer_id, SMC_PEER_ID_LEN);
+		memcpy(acc->gid, hs->offer.gid, SMC_GID_LEN);
+		memcpy(acc->mac, hs->offer.mac, SMC_MAC_LEN);
+		acc->mtu_code = SMC_CLC_MTU_4096;
+	}
+	acc->first_contact = first;
 	len = smc_clc_accept_build((struct smc_clc_accept_confirm *)hs->buf,
 				   acc);
-	if (len < 0)
-		return smc_hs_decline(smc, SMC_CLC_DECL_INTERR);
+	if (len < 0) {
+		code = SMC_CLC_DECL_INTERR;
+		len = 0;
+		goto out;
+	}
 	len = smc_clc_send(smc, hs->buf, len);
 	if (len)
-		return len;
+		goto out;
 
-	/* From here on no Decline of ours: the client must decline or confirm */
+	/* From here on no Decline of ours but C.2's: the client must
+	 * decline or confirm
+	 */
 	len = smc_clc_recv(smc, hs->buf);
 	if (len < 0)
-		return len;
-	if (smc_hs_type(hs) == SMC_CLC_DECLINE)
-		return smc_hs_peer_declined(smc, hs, len);
-	/*
-	 * A Confirm would now lead to CONFIRM LINK over the link the Accept
-	 * named; without a link layer the connection cannot go on, and after
-	 * an Accept it cannot fall back either.
-	 */
-	return -ECONNABORTED;
+		goto out;
+	if (smc_hs_type(hs) == SMC_CLC_DECLINE) {
+		len = smc_hs_peer_declined(smc, hs, len);
+		goto out;
+	}
+	if (!lnk || smc_hs_type(hs) != SMC_CLC_CONFIRM ||
+	    smc_clc_confirm_parse(hs->buf, len, acc)) {
+		/*
+		 * Without a link (fake offer) the connection cannot go on,
+		 * and after an Accept it cannot fall back either.
+		 */
+		len = -ECONNABORTED;
+		goto out;
+	}
+	len = 0;
+	code = smc_hs_server_link(lnk, first, acc);
+	/* no data path yet: the link is there, the connection uses TCP */
+	if (!code)
+		code = SMC_CLC_DECL_ERR_REGBUF;
+out:
+	if (lgr) {
+		if (first && (code != SMC_CLC_DECL_ERR_REGBUF || len))
+			smc_lgr_terminate(lgr, false);
+		if (first)
+			smc_lgr_first_contact_unlock(true);
+		smc_lgr_conn_put(lgr);
+	}
+	if (code && !len)
+		return smc_hs_decline(smc, code);
+	return len;
 }
 
 static int smc_hs_server_run(struct smc_sock *smc, struct smc_hs *hs)

@@ -12,8 +12,14 @@
  * has one; Soft-RoCE (rdma_rxe) has only RoCE v2 GIDs (IPv4-mapped or
  * IPv6), which work as well.
  *
- * Locking: smc_ib_lock (a mutex) protects smc_ib_devices and each device's
- * list membership; port state bits are atomic.
+ * Each device gets one PD and a send and a receive CQ shared by all links
+ * on it (see struct smc_ib_device). A link takes a user reference with
+ * smc_ib_get(); removal first takes the device off the list (no new
+ * links), terminates the link groups on it and waits for the last user
+ * before the PD and CQs go.
+ *
+ * Locking: smc_ib_lock (a mutex) protects smc_ib_devices, each device's
+ * list membership and users; port state bits are atomic.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,10 +29,13 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "core.h"
 #include "ib.h"
+#include "netlink.h"
 
 static LIST_HEAD(smc_ib_devices);
 static DEFINE_MUTEX(smc_ib_lock);
+static u32 smc_ib_gen;		/* changes with smc_ib_devices */
 
 static void smc_ib_port_update(struct smc_ib_device *sdev, u32 port)
 {
@@ -76,10 +85,57 @@ static bool smc_ib_has_roce(struct ib_device *ibdev)
 	return false;
 }
 
+#define SMC_IB_CQES	4096	/* per CQ, at most */
+#define SMC_IB_MAX_LINKS	64	/* per device, at most */
+
+static void smc_ib_free_queues(struct smc_ib_device *sdev)
+{
+	if (sdev->recv_cq)
+		ib_free_cq(sdev->recv_cq);
+	if (sdev->send_cq)
+		ib_free_cq(sdev->send_cq);
+	if (sdev->pd)
+		ib_dealloc_pd(sdev->pd);
+}
+
+static int smc_ib_alloc_queues(struct smc_ib_device *sdev)
+{
+	struct ib_device *ibdev = sdev->ibdev;
+	int cqes = min_t(int, ibdev->attrs.max_cqe, SMC_IB_CQES);
+	int rc;
+
+	sdev->max_links = min(cqes / SMC_WR_CQES_PER_LINK, SMC_IB_MAX_LINKS);
+	if (!sdev->max_links)
+		return -EOPNOTSUPP;
+	sdev->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(sdev->pd)) {
+		rc = PTR_ERR(sdev->pd);
+		sdev->pd = NULL;
+		return rc;
+	}
+	sdev->send_cq = ib_alloc_cq_any(ibdev, sdev, cqes, IB_POLL_WORKQUEUE);
+	if (IS_ERR(sdev->send_cq)) {
+		rc = PTR_ERR(sdev->send_cq);
+		sdev->send_cq = NULL;
+		goto err;
+	}
+	sdev->recv_cq = ib_alloc_cq_any(ibdev, sdev, cqes, IB_POLL_WORKQUEUE);
+	if (IS_ERR(sdev->recv_cq)) {
+		rc = PTR_ERR(sdev->recv_cq);
+		sdev->recv_cq = NULL;
+		goto err;
+	}
+	return 0;
+err:
+	smc_ib_free_queues(sdev);
+	return rc;
+}
+
 static int smc_ib_add(struct ib_device *ibdev)
 {
 	struct smc_ib_device *sdev;
 	u32 port;
+	int rc;
 
 	if (!smc_ib_has_roce(ibdev))
 		return -EOPNOTSUPP;
@@ -87,6 +143,14 @@ static int smc_ib_add(struct ib_device *ibdev)
 	if (!sdev)
 		return -ENOMEM;
 	sdev->ibdev = ibdev;
+	init_waitqueue_head(&sdev->users_gone);
+	rc = smc_ib_alloc_queues(sdev);
+	if (rc) {
+		pr_warn("RoCE device %s: no PD/CQs (%d), not used\n",
+			dev_name(&ibdev->dev), rc);
+		kfree(sdev);
+		return rc;
+	}
 	rdma_for_each_port(ibdev, port)
 		smc_ib_port_update(sdev, port);
 	INIT_IB_EVENT_HANDLER(&sdev->event_handler, ibdev, smc_ib_event);
@@ -95,6 +159,7 @@ static int smc_ib_add(struct ib_device *ibdev)
 
 	mutex_lock(&smc_ib_lock);
 	list_add_tail(&sdev->list, &smc_ib_devices);
+	smc_ib_gen++;
 	mutex_unlock(&smc_ib_lock);
 	pr_info("RoCE device %s added\n", dev_name(&ibdev->dev));
 	return 0;
@@ -105,11 +170,54 @@ static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
 	struct smc_ib_device *sdev = client_data;
 
 	mutex_lock(&smc_ib_lock);
-	list_del(&sdev->list);
+	list_del_init(&sdev->list);
+	smc_ib_gen++;
 	mutex_unlock(&smc_ib_lock);
+	smc_lgr_terminate_dev(sdev);
+	wait_event(sdev->users_gone, !READ_ONCE(sdev->users));
 	ib_unregister_event_handler(&sdev->event_handler);
+	smc_ib_free_queues(sdev);
 	pr_info("RoCE device %s removed\n", dev_name(&ibdev->dev));
 	kfree(sdev);
+}
+
+/**
+ * smc_ib_get() - take a user reference on a device, if it is still there
+ * @sdev: device from a pick (may have been removed since)
+ *
+ * Return: 0, -ENODEV if the device is gone or going, or -EBUSY if its CQs
+ * have no room for another link.
+ */
+int smc_ib_get(struct smc_ib_device *sdev)
+{
+	struct smc_ib_device *d;
+	int rc = -ENODEV;
+
+	mutex_lock(&smc_ib_lock);
+	list_for_each_entry(d, &smc_ib_devices, list) {
+		if (d != sdev)
+			continue;
+		rc = -EBUSY;
+		if (d->users < d->max_links) {
+			d->users++;
+			rc = 0;
+		}
+		break;
+	}
+	mutex_unlock(&smc_ib_lock);
+	return rc;
+}
+
+/**
+ * smc_ib_put() - drop a reference smc_ib_get() took
+ * @sdev: the device
+ */
+void smc_ib_put(struct smc_ib_device *sdev)
+{
+	mutex_lock(&smc_ib_lock);
+	if (!--sdev->users)
+		wake_up(&sdev->users_gone);
+	mutex_unlock(&smc_ib_lock);
 }
 
 struct ib_client smc_ib_client = {
@@ -169,8 +277,14 @@ int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 		}
 	}
 	if (attr) {
-		pick->ibdev = sdev->ibdev;
+		struct ib_port_attr pattr;
+
+		pick->sdev = sdev;
 		pick->port = port;
+		pick->mtu = IB_MTU_1024;
+		if (!ib_query_port(sdev->ibdev, port, &pattr))
+			pick->mtu = pattr.active_mtu;
+		pick->ifindex = ndev->ifindex;
 		pick->gid_index = attr->index;
 		pick->roce_v2 = attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP;
 		memcpy(pick->gid, attr->gid.raw, SMC_IB_GID_LEN);
@@ -202,6 +316,60 @@ void smc_ib_walk_devices(long *pos, void *arg,
 	}
 	mutex_unlock(&smc_ib_lock);
 	*pos = i;
+}
+
+static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
+			   struct smc_nl_port *out)
+{
+	struct net_device *ndev;
+
+	out->valid = true;
+	memset(out->pnetid, ' ', sizeof(out->pnetid));
+	out->state = test_bit(port - 1, &sdev->ports_active) ? 1 : 0;
+	out->lnk_cnt = sdev->users;
+	ndev = ib_device_get_netdev(sdev->ibdev, port);
+	if (ndev) {
+		out->ifindex = ndev->ifindex;
+		dev_put(ndev);
+	}
+}
+
+/**
+ * smc_ib_nl_dev() - describe RoCE device number @idx for netlink
+ * @net: the dumping namespace (devices are reported in every namespace)
+ * @idx: 0-based position in the device list
+ * @out: filled on success
+ * @gen: set to a counter that changes when devices come and go
+ *
+ * Return: 0, or -ENOENT past the last device.
+ */
+int smc_ib_nl_dev(struct net *net, long idx, struct smc_nl_dev *out, u32 *gen)
+{
+	struct smc_ib_device *sdev;
+	long n = 0;
+	int rc = -ENOENT;
+	u32 port;
+
+	mutex_lock(&smc_ib_lock);
+	*gen = smc_ib_gen;
+	list_for_each_entry(sdev, &smc_ib_devices, list) {
+		if (n++ != idx)
+			continue;
+		memset(out, 0, sizeof(*out));
+		strscpy(out->ibname, dev_name(&sdev->ibdev->dev),
+			sizeof(out->ibname));
+		rdma_for_each_port(sdev->ibdev, port) {
+			if (port > SMC_NL_PORTS_MAX)
+				break;
+			if (rdma_protocol_roce(sdev->ibdev, port))
+				smc_ib_nl_port(sdev, port,
+					       &out->ports[port - 1]);
+		}
+		rc = 0;
+		break;
+	}
+	mutex_unlock(&smc_ib_lock);
+	return rc;
 }
 
 /**

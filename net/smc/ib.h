@@ -7,6 +7,7 @@
 
 #include <linux/if_ether.h>
 #include <linux/list.h>
+#include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 
 #define SMC_IB_MAX_PORTS	BITS_PER_LONG
@@ -14,42 +15,71 @@
 
 /**
  * struct smc_ib_device - an RDMA device with RoCE ports
- * @list: entry on the device list (smc_ib_lock)
+ * @list: entry on the device list (smc_ib_lock) until the device goes
  * @ibdev: the device
  * @event_handler: receives the device's port events
  * @ports_active: bit (port - 1) set while the port is ACTIVE (atomic)
+ * @pd: protection domain of every QP and memory registration of smcr
+ * @send_cq: completion queue of every link's send queue
+ * @recv_cq: completion queue of every link's receive queue
+ * @max_links: links the CQs have room for (SMC_WR_CQES_PER_LINK each)
+ * @users: links (and their setup) using the device; under smc_ib_lock
+ * @users_gone: woken when @users drops to 0
+ *
+ * Completions are processed in a workqueue (IB_POLL_WORKQUEUE), never in
+ * the hard interrupt. The CQs are armed for every completion, never with
+ * IB_CQ_SOLICITED only (6.1's rxe does not signal that mode).
+ *
+ * Memory: message buffers are DMA-mapped with ib_dma_map_single() and used
+ * with the PD's local DMA lkey; no memory region is registered for them.
  */
 struct smc_ib_device {
 	struct list_head	list;
 	struct ib_device	*ibdev;
 	struct ib_event_handler	event_handler;
 	unsigned long		ports_active;
+	struct ib_pd		*pd;
+	struct ib_cq		*send_cq;
+	struct ib_cq		*recv_cq;
+	u32			max_links;
+	u32			users;
+	wait_queue_head_t	users_gone;
 };
 
 /**
  * struct smc_ib_pick - the RoCE port and GID chosen for a connection
- * @ibdev: the device (no reference is held)
+ * @sdev: the device (no reference: smc_ib_get() takes one if it still
+ *	exists)
  * @port: its port number
  * @gid_index: index of @gid in the port's GID table
  * @roce_v2: @gid is a RoCE v2 (UDP-encapsulated) GID
  * @gid: the GID
  * @mac: MAC of the interface the port serves
+ * @mtu: active MTU of the port (enum ib_mtu)
+ * @ifindex: the interface the port serves
  */
 struct smc_ib_pick {
-	struct ib_device	*ibdev;
+	struct smc_ib_device	*sdev;
 	u32			port;
 	u32			gid_index;
 	bool			roce_v2;
 	u8			gid[SMC_IB_GID_LEN];
 	u8			mac[ETH_ALEN];
+	u8			mtu;
+	int			ifindex;
 };
 
 extern struct ib_client smc_ib_client;
 
 int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 		     struct smc_ib_pick *pick);
+int smc_ib_get(struct smc_ib_device *sdev);
+void smc_ib_put(struct smc_ib_device *sdev);
 void smc_ib_walk_devices(long *pos, void *arg,
 			 int (*fn)(struct smc_ib_device *sdev, void *arg));
+struct smc_nl_dev;
+int smc_ib_nl_dev(struct net *net, long idx, struct smc_nl_dev *out,
+		  u32 *gen);
 int smc_ib_init(void);
 void smc_ib_exit(void);
 

@@ -4,15 +4,18 @@
  *
  * An offer names the RoCE GID and MAC the link would use and the IP
  * prefixes of the interface that carries the TCP connection (RFC 7609,
- * 3.5.1.2: both peers must be on a common subnet). The RoCE part comes
- * from the link layer; until a device is usable there is no offer and the
- * caller declines with NOSMCRDEV.
+ * 3.5.1.2: both peers must be on a common subnet). The RoCE part is an
+ * active RoCE port serving that interface with a GID for the connection's
+ * local address (smc_ib_find_port()); without one there is no offer and
+ * the caller declines with NOSMCRDEV. The parameter use_roce=N turns
+ * SMC-R off this way for new connections.
  *
  * Test only: the module parameter test_fake_offer makes up a RoCE part
- * from the interface's own addresses, so the CLC exchange runs up to the
- * point where a real link would be needed. It is off by default and must
- * never be set on a production system.
+ * from the interface's own addresses (ignoring real RoCE ports), so the
+ * CLC exchange runs up to the point where a real link would be needed. It
+ * is off by default and must never be set on a production system.
  */
+#include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
 #include <linux/moduleparam.h>
 #include <linux/smcr.h>
@@ -21,6 +24,11 @@
 #include <net/sock.h>
 
 #include "smcr.h"
+
+static bool smc_use_roce = true;
+module_param_named(use_roce, smc_use_roce, bool, 0644);
+MODULE_PARM_DESC(use_roce,
+		 "Offer SMC-R on RoCE devices (N: new connections decline with NOSMCRDEV; default Y)");
 
 static bool smc_test_fake_offer;
 module_param_named(test_fake_offer, smc_test_fake_offer, bool, 0644);
@@ -70,10 +78,12 @@ static int smc_prefixes_v6(struct net_device *dev, struct smc_clc_prefixes *p)
 }
 
 /*
- * The IP prefixes of the device that carries @clcsk's route, and the
- * local address as an IPv6 (or IPv4-mapped) GID candidate.
+ * The IP prefixes of the device that carries @clcsk's route, the local
+ * address as an IPv6 (or IPv4-mapped) GID candidate, and the device itself
+ * (held) in *@devp.
  */
-static int smc_offer_prefixes(struct sock *clcsk, struct smc_offer *offer)
+static int smc_offer_prefixes(struct sock *clcsk, struct smc_offer *offer,
+			      struct net_device **devp)
 {
 	struct dst_entry *dst = sk_dst_get(clcsk);
 	struct net_device *dev;
@@ -89,6 +99,8 @@ static int smc_offer_prefixes(struct sock *clcsk, struct smc_offer *offer)
 		goto out;
 	}
 	memcpy(offer->mac, dev->dev_addr, SMC_MAC_LEN);
+	if (is_vlan_dev(dev))
+		offer->vlan_id = vlan_dev_vlan_id(dev);
 	v4 = clcsk->sk_family == AF_INET;
 #if IS_ENABLED(CONFIG_IPV6)
 	v4 = v4 || ipv6_addr_v4mapped(&clcsk->sk_v6_rcv_saddr);
@@ -106,6 +118,10 @@ static int smc_offer_prefixes(struct sock *clcsk, struct smc_offer *offer)
 		rc = -EAFNOSUPPORT;
 #endif
 	}
+	if (!rc) {
+		dev_hold(dev);
+		*devp = dev;
+	}
 out:
 	rcu_read_unlock();
 	dst_release(dst);
@@ -121,10 +137,24 @@ out:
  */
 u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer)
 {
+	struct net_device *dev = NULL;
+	u32 code = 0;
+
+	bool fake = READ_ONCE(smc_test_fake_offer);
+
 	memset(offer, 0, sizeof(*offer));
-	if (!READ_ONCE(smc_test_fake_offer))
-		return SMC_CLC_DECL_NOSMCRDEV;	/* no RoCE device usable yet */
-	if (smc_offer_prefixes(smc->clcsock->sk, offer))
+	if (!fake && !READ_ONCE(smc_use_roce))
+		return SMC_CLC_DECL_NOSMCRDEV;
+	if (smc_offer_prefixes(smc->clcsock->sk, offer, &dev))
 		return SMC_CLC_DECL_CNFERR;
-	return 0;
+	/* a fake offer keeps the made-up GID and MAC */
+	if (!fake && !smc_ib_find_port(dev, offer->gid, &offer->pick)) {
+		offer->roce = true;
+		memcpy(offer->gid, offer->pick.gid, SMC_GID_LEN);
+		memcpy(offer->mac, offer->pick.mac, SMC_MAC_LEN);
+	} else if (!fake) {
+		code = SMC_CLC_DECL_NOSMCRDEV;
+	}
+	dev_put(dev);
+	return code;
 }

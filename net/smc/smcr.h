@@ -13,6 +13,8 @@
 #include <net/sock.h>
 #include <smcr/clc.h>
 
+#include "ib.h"
+
 /*
  * Values of sk_state. The numbers are those of the matching TCP states and
  * of Linux SMC, so sock_diag consumers print them alike.
@@ -123,11 +125,17 @@ struct smc_sock {
  * @gid: RoCE GID the link would use
  * @mac: RoCE MAC the link would use
  * @prefixes: IP prefixes of the interface carrying the TCP connection
+ * @vlan_id: VLAN of that interface, 0 for none
+ * @roce: @pick names a real RoCE port (false: test_fake_offer)
+ * @pick: the RoCE port and GID, if @roce
  */
 struct smc_offer {
 	u8			gid[SMC_GID_LEN];
 	u8			mac[SMC_MAC_LEN];
 	struct smc_clc_prefixes	prefixes;
+	u16			vlan_id;
+	bool			roce;
+	struct smc_ib_pick	pick;
 };
 
 #define SMC_STATS_FBACK_SLOTS	32

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smcr: link groups and links (core.c, link.c), their work-request layer
+ * (wr.c) and LLC engine (llc.c).
+ *
+ * Object lifetimes:
+ *   - A link group lives while it is referenced (@ref): by the global
+ *     list until it is terminated, by each connection or handshake using
+ *     it, by queued work. Its memory is freed on the last put, which may
+ *     sleep.
+ *   - Its links own the hardware (QP, DMA-mapped message buffers). They
+ *     are torn down once, by the termination work, after the link group
+ *     left the list; from then on no new user can find it.
+ *   - A link holds a user reference on its RoCE device (smc_ib_get()), so
+ *     the device's PD and CQs outlive every QP on them. Device removal
+ *     terminates the link groups on it and waits for those references.
+ */
+#ifndef _SMCR_CORE_H
+#define _SMCR_CORE_H
+
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_verbs.h>
+#include <smcr/llc.h>
+#include <smcr/qp_attr.h>
+
+#include "ib.h"
+
+struct smc_offer;
+struct smc_clc_accept_info;
+
+/* Work-request pools of one link (wr.c) */
+#define SMC_WR_BUF_SIZE		44	/* LLC and CDC messages (A.3, A.4) */
+#define SMC_WR_TX_SLOTS		16	/* send buffers for LLC/CDC */
+#define SMC_WR_RX_BUFS		32	/* receive buffers posted */
+/* send queue: the message sends plus room for the RDMA writes of the data
+ * path, plus one for ib_drain_sq()
+ */
+#define SMC_WR_SQ_DEPTH		(3 * SMC_WR_TX_SLOTS + 1)
+#define SMC_WR_RQ_DEPTH		(SMC_WR_RX_BUFS + 1)
+#define SMC_WR_CQES_PER_LINK	(SMC_WR_SQ_DEPTH + SMC_WR_RQ_DEPTH)
+
+struct smc_link;
+
+/**
+ * struct smc_wr_tx_slot - one send buffer of a link
+ * @cqe: completion entry; its done callback frees the slot
+ * @lnk: the link
+ * @idx: index in the link's pools
+ */
+struct smc_wr_tx_slot {
+	struct ib_cqe		cqe;
+	struct smc_link		*lnk;
+	u32			idx;
+};
+
+/**
+ * struct smc_wr_rx_slot - one receive buffer of a link
+ * @cqe: completion entry; its done callback dispatches the message
+ * @lnk: the link
+ * @idx: index in the link's pools
+ */
+struct smc_wr_rx_slot {
+	struct ib_cqe		cqe;
+	struct smc_link		*lnk;
+	u32			idx;
+};
+
+/**
+ * struct smc_wr - message buffers of one link
+ * @tx_bufs: SMC_WR_TX_SLOTS send buffers of SMC_WR_BUF_SIZE bytes
+ * @tx_dma: their DMA address (one mapping, to the device)
+ * @tx_slots: per send buffer: its completion entry
+ * @tx_busy: bit set while a send buffer is taken (atomic bitops)
+ * @tx_wait: senders waiting for a free send buffer; woken on every free,
+ *	on link down and when the last posted receive completed (drain)
+ * @rx_bufs: SMC_WR_RX_BUFS receive buffers of SMC_WR_BUF_SIZE bytes
+ * @rx_dma: their DMA address (one mapping, from the device)
+ * @rx_slots: per receive buffer: its completion entry
+ * @tx_posted: send WRs posted and not completed (atomic)
+ * @rx_posted: receive WRs posted and not completed (atomic)
+ * @mapped: the buffers are DMA-mapped (set and cleared by the link's
+ *	owner, before the QP exists and after it was destroyed)
+ */
+struct smc_wr {
+	u8			*tx_bufs;
+	u64			tx_dma;
+	struct smc_wr_tx_slot	tx_slots[SMC_WR_TX_SLOTS];
+	unsigned long		tx_busy;
+	wait_queue_head_t	tx_wait;
+	u8			*rx_bufs;
+	u64			rx_dma;
+	struct smc_wr_rx_slot	rx_slots[SMC_WR_RX_BUFS];
+	atomic_t		tx_posted;
+	atomic_t		rx_posted;
+	bool			mapped;
+};
+
+/* Link states; the numbers are those Linux reports over netlink */
+enum smc_link_state {
+	SMC_LNK_UNUSED		= 0,	/* slot free */
+	SMC_LNK_INACTIVE	= 1,	/* down, or being torn down */
+	SMC_LNK_ACTIVATING	= 2,	/* QP exists, CONFIRM LINK pending */
+	SMC_LNK_ACTIVE		= 3,	/* CONFIRM LINK done both ways */
+};
+
+/**
+ * struct smc_link - one RC QP pair of a link group (RFC 7609 2.3)
+ * @lgr: the link group (no reference: a link lives in it)
+ * @sdev: RoCE device; a user reference is held while @qp exists
+ * @port: port number on @sdev
+ * @gid_index: index of @local.gid in the port's GID table
+ * @roce_v2: @local.gid is a RoCE v2 GID
+ * @ndev_ifindex: the net device the port serves, for reports
+ * @qp: the QP; NULL before smc_link_init() and after teardown
+ * @local: our GID, MAC, QPN, PSN and port MTU as we announced them
+ * @peer: the peer's, from its Accept or Confirm
+ * @attrs: computed QP attributes (valid from RTR on)
+ * @link_id: link number (A.3.1), assigned by the server
+ * @uid: our link user ID
+ * @peer_uid: the peer's link user ID (from CONFIRM LINK)
+ * @state: enum smc_link_state; changed by cmpxchg where a concurrent
+ *	smc_link_down() is possible, else WRITE_ONCE; read with READ_ONCE
+ * @wr: message buffers
+ * @last_rx: jiffies of the last message received (keepalive)
+ * @test_pending: a TEST LINK request is out, no reply yet (keepalive
+ *	work only, plus the receive path clearing it)
+ * @keepalive: TEST LINK keepalive (RFC 7609 4.5.3)
+ * @down_work: takes the link group down after a fatal link error
+ */
+struct smc_link {
+	struct smc_link_group	*lgr;
+	struct smc_ib_device	*sdev;
+	u32			port;
+	u32			gid_index;
+	bool			roce_v2;
+	int			ndev_ifindex;
+	struct ib_qp		*qp;
+	struct smc_qp_end	local;
+	struct smc_qp_end	peer;
+	struct smc_qp_attrs	attrs;
+	u8			link_id;
+	u8			uid[SMC_LLC_LINK_UID_LEN];
+	u8			peer_uid[SMC_LLC_LINK_UID_LEN];
+	int			state;
+	struct smc_wr		wr;
+	unsigned long		last_rx;
+	bool			test_pending;
+	struct delayed_work	keepalive;
+	struct work_struct	down_work;
+};
+
+/* Link slots per link group; smcr uses the first one so far */
+#define SMC_LGR_LINKS		3
+
+/**
+ * struct smc_llc_waiter - a handshake waiting for one LLC message
+ * @type: enum smc_llc_type expected
+ * @response: a reply is expected (else a request)
+ * @done: the message arrived and is in @info
+ * @info: the message
+ */
+struct smc_llc_waiter {
+	u8			type;
+	bool			response;
+	bool			done;
+	struct smc_llc_msg_info	info;
+};
+
+/**
+ * struct smc_link_group - links to one peer (RFC 7609 2.3)
+ * @list: entry on smc_lgr_list (smc_lgr_mutex)
+ * @ref: references, see the top of this file
+ * @id: ID for reports, unique while the module is loaded
+ * @net: network namespace; link groups are never shared across them
+ * @server: our role in the link group
+ * @peer_id: the peer's peer ID (A.2.1)
+ * @vlan_id: VLAN of the links' net device, 0 for none
+ * @peer_no_eyec: the peer's CONFIRM LINK said "no RMBE eye catcher"
+ * @lock: protects @conns, @terminating, @notify_peer and @waiter
+ * @conns: connections using the link group; 0 starts the linger timer
+ * @terminating: left the list; being or been torn down (set under
+ *	smc_lgr_mutex as well)
+ * @notify_peer: the teardown sends DELETE LINK first
+ * @waiter: the LLC message a handshake waits for, or NULL
+ * @wait: where @waiter's owner sleeps; also woken on termination
+ * @llc_wq: ordered workqueue running the peer's LLC requests one at a
+ *	time (RFC 7609 3.5.5.3)
+ * @llc_rx_lock: protects @llc_rx
+ * @llc_rx: received LLC requests for @llc_work (struct smc_llc_qentry)
+ * @llc_work: handles @llc_rx on @llc_wq
+ * @linger: deletes the link group when it stayed unused for lgr_linger_ms
+ * @free_work: tears the links down once the link group is terminated
+ * @lnk: link slots
+ */
+struct smc_link_group {
+	struct list_head	list;
+	struct kref		ref;
+	u32			id;
+	possible_net_t		net;
+	bool			server;
+	u8			peer_id[SMC_PEER_ID_LEN];
+	u16			vlan_id;
+	bool			peer_no_eyec;
+
+	spinlock_t		lock;	/* see above */
+	u32			conns;
+	bool			terminating;
+	bool			notify_peer;
+	struct smc_llc_waiter	*waiter;
+	wait_queue_head_t	wait;
+
+	struct workqueue_struct	*llc_wq;
+	spinlock_t		llc_rx_lock;	/* see above */
+	struct list_head	llc_rx;
+	struct work_struct	llc_work;
+
+	struct delayed_work	linger;
+	struct work_struct	free_work;
+	struct smc_link		lnk[SMC_LGR_LINKS];
+};
+
+static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
+{
+	return read_pnet(&lgr->net);
+}
+
+/* core.c */
+extern unsigned int smc_llc_timeout_ms;
+extern struct workqueue_struct *smc_lgr_wq;
+struct smc_link_group *smc_lgr_find(struct net *net, bool server,
+				    const u8 peer_id[SMC_PEER_ID_LEN],
+				    const u8 peer_gid[SMC_GID_LEN],
+				    const u8 peer_mac[SMC_MAC_LEN],
+				    u16 vlan_id);
+struct smc_link_group *smc_lgr_create(struct net *net, bool server,
+				      const u8 peer_id[SMC_PEER_ID_LEN],
+				      const struct smc_offer *offer);
+void smc_lgr_put(struct smc_link_group *lgr);
+void smc_lgr_conn_put(struct smc_link_group *lgr);
+void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer);
+void smc_lgr_terminate_dev(struct smc_ib_device *sdev);
+void smc_lgr_first_contact_lock(bool server);
+void smc_lgr_first_contact_unlock(bool server);
+int smc_lgr_init(void);
+void smc_lgr_exit(void);
+
+/* link.c */
+int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer);
+int smc_link_rtr(struct smc_link *lnk);
+int smc_link_rts(struct smc_link *lnk);
+void smc_link_set_peer(struct smc_link *lnk,
+		       const struct smc_clc_accept_info *info);
+void smc_link_down(struct smc_link *lnk);
+int smc_link_teardown(struct smc_link *lnk);
+
+/* wr.c */
+int smc_wr_alloc(struct smc_link *lnk);
+void smc_wr_free(struct smc_link *lnk);
+int smc_wr_rx_post_all(struct smc_link *lnk);
+int smc_wr_drain(struct smc_link *lnk);
+int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
+int smc_wr_tx_send(struct smc_link *lnk, void *buf);
+void smc_wr_tx_put(struct smc_link *lnk, void *buf);
+
+/* llc.c */
+void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len);
+int smc_llc_send(struct smc_link *lnk, const struct smc_llc_msg_info *info,
+		 bool wait);
+int smc_llc_expect(struct smc_link_group *lgr, struct smc_llc_waiter *w);
+int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
+		 bool (*abort)(void *arg), void *arg);
+int smc_llc_confirm_link_server(struct smc_link *lnk);
+int smc_llc_confirm_link_client(struct smc_link *lnk,
+				struct smc_llc_waiter *w,
+				bool (*abort)(void *arg), void *arg);
+void smc_llc_work(struct work_struct *work);
+void smc_llc_keepalive(struct work_struct *work);
+void smc_llc_keepalive_start(struct smc_link *lnk);
+void smc_llc_purge(struct smc_link_group *lgr);
+
+#endif /* _SMCR_CORE_H */

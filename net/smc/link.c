@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: a link's RC QP and its state machine (RFC 7609 2.3, 3.5.1;
+ * RFC 6581).
+ *
+ *   smc_link_init()   create the QP, RESET -> INIT, post every receive
+ *                     buffer; the link is ACTIVATING. Our QPN and PSN go
+ *                     into our Accept (server) or Confirm (client).
+ *   smc_link_rtr()    INIT -> RTR with the peer's QPN, PSN, GID, MAC and
+ *                     the smaller MTU: we can receive.
+ *   smc_link_rts()    RTR -> RTS: we can send.
+ *   CONFIRM LINK      (llc.c) both ways; then the link is ACTIVE.
+ *
+ * The client reaches RTR before it sends its Confirm and RTS only when the
+ * server's CONFIRM LINK arrived; the server goes to RTR and RTS when the
+ * Confirm arrived and then sends CONFIRM LINK. So no message is sent to a
+ * QP that cannot receive it (RFC 6581: no data before the peer is ready),
+ * and nothing but CONFIRM LINK moves before both sides confirmed the link:
+ * CDC and RDMA writes require ACTIVE.
+ *
+ * The QP's state is tracked here, never read back with ib_query_qp()
+ * (6.1's rxe does not report cur_qp_state).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/random.h>
+#include <rdma/ib_verbs.h>
+
+#include "core.h"
+#include "smcr.h"
+
+static void smc_link_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct smc_link *lnk = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		smc_link_down(lnk);
+		break;
+	default:
+		break;
+	}
+}
+
+static int smc_link_create_qp(struct smc_link *lnk)
+{
+	struct ib_qp_init_attr init = {
+		.event_handler	= smc_link_qp_event,
+		.qp_context	= lnk,
+		.send_cq	= lnk->sdev->send_cq,
+		.recv_cq	= lnk->sdev->recv_cq,
+		.sq_sig_type	= IB_SIGNAL_REQ_WR,
+		.qp_type	= IB_QPT_RC,
+		.cap = {
+			.max_send_wr	= SMC_WR_SQ_DEPTH,
+			.max_recv_wr	= SMC_WR_RQ_DEPTH,
+			.max_send_sge	= 2,	/* an RDMA write split at wrap */
+			.max_recv_sge	= 1,
+		},
+	};
+	struct ib_qp_attr attr = {
+		.qp_state	 = IB_QPS_INIT,
+		.pkey_index	 = 0,
+		.port_num	 = lnk->port,
+		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_WRITE,
+	};
+	struct ib_qp *qp;
+	int rc;
+
+	qp = ib_create_qp(lnk->sdev->pd, &init);
+	if (IS_ERR(qp))
+		return PTR_ERR(qp);
+	rc = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			  IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (rc) {
+		ib_destroy_qp(qp);
+		return rc;
+	}
+	lnk->qp = qp;
+	return 0;
+}
+
+/**
+ * smc_link_init() - bring a link slot up to ACTIVATING on a chosen port
+ * @lnk: unused slot of a link group
+ * @offer: the local offer with the RoCE port and GID to use
+ *
+ * Takes a user reference on the device, creates the message buffers and
+ * the QP in INIT with every receive buffer posted.
+ *
+ * Return: 0, or a negative errno (the slot is left UNUSED, nothing held).
+ */
+int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
+{
+	const struct smc_ib_pick *pick = &offer->pick;
+	int rc;
+
+	rc = smc_ib_get(pick->sdev);
+	if (rc)
+		return rc;
+	lnk->sdev = pick->sdev;
+	lnk->port = pick->port;
+	lnk->gid_index = pick->gid_index;
+	lnk->roce_v2 = pick->roce_v2;
+	lnk->ndev_ifindex = pick->ifindex;
+	memcpy(lnk->local.gid, pick->gid, SMC_GID_LEN);
+	memcpy(lnk->local.mac, pick->mac, SMC_MAC_LEN);
+	lnk->local.mtu = pick->mtu;
+	lnk->local.psn = get_random_u32() & SMC_QP_NUM_MASK;
+	get_random_bytes(lnk->uid, sizeof(lnk->uid));
+	lnk->last_rx = jiffies;
+	INIT_DELAYED_WORK(&lnk->keepalive, smc_llc_keepalive);
+
+	rc = smc_wr_alloc(lnk);
+	if (rc)
+		goto err_put;
+	rc = smc_link_create_qp(lnk);
+	if (rc)
+		goto err_wr;
+	lnk->local.qpn = lnk->qp->qp_num;
+	WRITE_ONCE(lnk->state, SMC_LNK_ACTIVATING);
+	rc = smc_wr_rx_post_all(lnk);
+	if (rc) {
+		smc_link_teardown(lnk);
+		return rc;
+	}
+	return 0;
+
+err_wr:
+	smc_wr_free(lnk);
+err_put:
+	smc_ib_put(lnk->sdev);
+	lnk->sdev = NULL;
+	return rc;
+}
+
+/**
+ * smc_link_set_peer() - record the peer's end of a link from CLC
+ * @lnk: link in ACTIVATING
+ * @info: the peer's Accept or Confirm
+ */
+void smc_link_set_peer(struct smc_link *lnk,
+		       const struct smc_clc_accept_info *info)
+{
+	memcpy(lnk->peer.gid, info->gid, SMC_GID_LEN);
+	memcpy(lnk->peer.mac, info->mac, SMC_MAC_LEN);
+	lnk->peer.qpn = info->qpn;
+	lnk->peer.psn = info->psn;
+	lnk->peer.mtu = info->mtu_code;
+}
+
+/**
+ * smc_link_rtr() - INIT -> RTR towards the peer set by smc_link_set_peer()
+ * @lnk: link in ACTIVATING
+ *
+ * Return: 0, -EINVAL if the peer's values are unusable, or the errno of
+ * ib_modify_qp().
+ */
+int smc_link_rtr(struct smc_link *lnk)
+{
+	struct smc_qp_attrs *a = &lnk->attrs;
+	struct ib_qp_attr attr = {};
+	int rc;
+
+	rc = smc_qp_attrs_compute(&lnk->local, &lnk->peer, lnk->roce_v2, a);
+	if (rc)
+		return rc;
+	attr.qp_state = IB_QPS_RTR;
+	attr.path_mtu = a->path_mtu;
+	attr.dest_qp_num = a->dest_qpn;
+	attr.rq_psn = a->rq_psn;
+	attr.max_dest_rd_atomic = a->max_dest_rd_atomic;
+	attr.min_rnr_timer = a->min_rnr_timer;
+	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&attr.ah_attr, lnk->port);
+	rdma_ah_set_grh(&attr.ah_attr, NULL, 0, lnk->gid_index, a->hop_limit,
+			0);
+	rdma_ah_set_dgid_raw(&attr.ah_attr, a->dgid);
+	memcpy(attr.ah_attr.roce.dmac, a->dmac, ETH_ALEN);
+	return ib_modify_qp(lnk->qp, &attr,
+			    IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			    IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			    IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+}
+
+/**
+ * smc_link_rts() - RTR -> RTS
+ * @lnk: link after smc_link_rtr()
+ *
+ * Return: 0 or the errno of ib_modify_qp().
+ */
+int smc_link_rts(struct smc_link *lnk)
+{
+	const struct smc_qp_attrs *a = &lnk->attrs;
+	struct ib_qp_attr attr = {
+		.qp_state	= IB_QPS_RTS,
+		.timeout	= a->timeout,
+		.retry_cnt	= a->retry_cnt,
+		.rnr_retry	= a->rnr_retry,
+		.sq_psn		= a->sq_psn,
+		.max_rd_atomic	= a->max_rd_atomic,
+	};
+
+	return ib_modify_qp(lnk->qp, &attr,
+			    IB_QP_STATE | IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
+			    IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+/**
+ * smc_link_down() - a link failed: stop using it and end its link group
+ * @lnk: the link
+ *
+ * Context: any (completion handlers, QP events); does not sleep and takes
+ * no lock: the state changes by cmpxchg, so a concurrent ACTIVATING ->
+ * ACTIVE (also by cmpxchg) cannot overwrite it. With a
+ * single link per link group, losing it ends the link group; the work
+ * does that in process context.
+ */
+void smc_link_down(struct smc_link *lnk)
+{
+	int old = READ_ONCE(lnk->state);
+
+	do {
+		if (old != SMC_LNK_ACTIVATING && old != SMC_LNK_ACTIVE)
+			return;
+	} while (!try_cmpxchg(&lnk->state, &old, SMC_LNK_INACTIVE));
+	wake_up(&lnk->wr.tx_wait);
+	wake_up(&lnk->lgr->wait);
+	queue_work(smc_lgr_wq, &lnk->down_work);
+}
+
+/**
+ * smc_link_teardown() - release everything a link holds
+ * @lnk: link slot; UNUSED slots are left alone
+ *
+ * Moves the QP to the error state, waits until every posted WR completed
+ * (flushed), destroys the QP, frees the buffers and drops the device
+ * reference. Not ib_drain_qp(): that waits without a time limit.
+ *
+ * Context: process; the link group is terminated (no new users).
+ * Return: 0, or -ETIMEDOUT if the device never flushed the WRs: the QP is
+ * destroyed, but the buffers and the link's memory (which completions
+ * still point to) must then be left allocated.
+ */
+int smc_link_teardown(struct smc_link *lnk)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int rc = 0;
+
+	if (!lnk->sdev)
+		return 0;
+	WRITE_ONCE(lnk->state, SMC_LNK_INACTIVE);
+	wake_up(&lnk->wr.tx_wait);
+	cancel_delayed_work_sync(&lnk->keepalive);
+	if (lnk->qp) {
+		ib_modify_qp(lnk->qp, &attr, IB_QP_STATE);
+		rc = smc_wr_drain(lnk);
+		if (rc)
+			pr_warn("link %u/%u: QP %u did not flush its WRs; leaking its buffers\n",
+				lnk->lgr->id, lnk->link_id, lnk->qp->qp_num);
+		ib_destroy_qp(lnk->qp);
+		lnk->qp = NULL;
+	}
+	cancel_work_sync(&lnk->down_work);
+	if (!rc)
+		smc_wr_free(lnk);
+	smc_ib_put(lnk->sdev);
+	lnk->sdev = NULL;
+	WRITE_ONCE(lnk->state, SMC_LNK_UNUSED);
+	return rc;
+}

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: the LLC engine (RFC 7609 3.5.5, 4.5.3) - sends and receives LLC
+ * messages on a link and runs the exchanges built from them.
+ *
+ * Receiving (smc_llc_rx(), completion context, does not sleep):
+ *   - a message that fails to parse, or that its sender may not send in
+ *     the link's state (smc_llc_check_sender()), is dropped;
+ *   - TEST LINK requests are answered on the spot (they never collide,
+ *     3.5.5.3), TEST LINK replies end the keepalive probe;
+ *   - a message a handshake waits for (CONFIRM LINK) goes to its waiter;
+ *   - every other request is queued for the link group's ordered LLC
+ *     workqueue, which handles them one at a time. Before handling one it
+ *     consults the collision table (smc_llc_collision_lookup()) with the
+ *     local flow in progress.
+ *
+ * Flows so far: first contact's CONFIRM LINK (server sends the request,
+ * client replies, 3.5.1.5) and the link group's end (DELETE LINK all).
+ * Requests of flows smcr does not run yet get the negative reply the RFC
+ * defines: ADD LINK is rejected ("no alternate path"), CONFIRM RKEY and
+ * DELETE RKEY are answered negatively.
+ *
+ * Keepalive (4.5.3): when nothing arrived on an active link for
+ * keepalive_ms, a TEST LINK request goes out; without its reply within
+ * llc_timeout_ms the link is down.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "core.h"
+#include "smcr.h"
+
+static unsigned int smc_keepalive_ms = 30000;
+module_param_named(keepalive_ms, smc_keepalive_ms, uint, 0644);
+MODULE_PARM_DESC(keepalive_ms,
+		 "Send TEST LINK after this much silence on a link (ms, 0 = never, default 30000)");
+
+static bool smc_test_ignore_test_link;
+module_param_named(test_ignore_test_link, smc_test_ignore_test_link, bool,
+		   0644);
+MODULE_PARM_DESC(test_ignore_test_link,
+		 "TEST ONLY: do not answer TEST LINK requests (default off)");
+
+/* How many links smcr supports per link group, announced in CONFIRM LINK */
+#define SMC_LLC_OUR_MAX_LINKS	1
+
+/**
+ * struct smc_llc_qentry - a received request waiting for the LLC work
+ * @list: entry on lgr->llc_rx
+ * @lnk: the link it arrived on
+ * @info: the decoded message
+ */
+struct smc_llc_qentry {
+	struct list_head	list;
+	struct smc_link		*lnk;
+	struct smc_llc_msg_info	info;
+};
+
+/**
+ * smc_llc_send() - build and send one LLC message on a link
+ * @lnk: an ACTIVATING or ACTIVE link
+ * @info: the message
+ * @wait: may sleep for a free send buffer
+ *
+ * Return: 0 or a negative errno (see smc_wr_tx_get() and
+ * smc_wr_tx_send(); -EINVAL if @info cannot be encoded).
+ */
+int smc_llc_send(struct smc_link *lnk, const struct smc_llc_msg_info *info,
+		 bool wait)
+{
+	void *buf;
+	int rc;
+
+	rc = smc_wr_tx_get(lnk, wait, &buf);
+	if (rc)
+		return rc;
+	rc = smc_llc_build(buf, info);
+	if (rc) {
+		smc_wr_tx_put(lnk, buf);
+		return rc;
+	}
+	return smc_wr_tx_send(lnk, buf);
+}
+
+/* Hand @info to the waiting handshake if it waits for it. */
+static bool smc_llc_to_waiter(struct smc_link_group *lgr,
+			      const struct smc_llc_msg_info *info)
+{
+	struct smc_llc_waiter *w;
+	bool taken = false;
+
+	spin_lock_bh(&lgr->lock);
+	w = lgr->waiter;
+	if (w && !w->done && w->type == info->type &&
+	    w->response == info->response) {
+		w->info = *info;
+		w->done = true;
+		taken = true;
+	}
+	spin_unlock_bh(&lgr->lock);
+	if (taken)
+		wake_up_all(&lgr->wait);
+	return taken;
+}
+
+static void smc_llc_answer_test_link(struct smc_link *lnk,
+				     const struct smc_llc_msg_info *req)
+{
+	struct smc_llc_msg_info resp = *req;
+
+	if (READ_ONCE(smc_test_ignore_test_link))
+		return;
+	resp.response = true;
+	/* no free send buffer: the peer's probe times out and it retries */
+	smc_llc_send(lnk, &resp, false);
+}
+
+static void smc_llc_enqueue(struct smc_link *lnk,
+			    const struct smc_llc_msg_info *info)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_qentry *qe;
+
+	qe = kmalloc(sizeof(*qe), GFP_ATOMIC);
+	if (!qe)
+		return;		/* as if lost: the peer's request times out */
+	qe->lnk = lnk;
+	qe->info = *info;
+	spin_lock_bh(&lgr->llc_rx_lock);
+	list_add_tail(&qe->list, &lgr->llc_rx);
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	queue_work(lgr->llc_wq, &lgr->llc_work);
+}
+
+/**
+ * smc_llc_rx() - an LLC message arrived on a link
+ * @lnk: the link
+ * @msg: the received bytes
+ * @len: their number
+ *
+ * Context: receive completion (workqueue); does not sleep.
+ */
+void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_msg_info info;
+	int state = READ_ONCE(lnk->state);
+
+	if (state != SMC_LNK_ACTIVATING && state != SMC_LNK_ACTIVE)
+		return;
+	if (smc_llc_parse(msg, len, &info))
+		return;		/* malformed, optional or unsupported */
+	if (smc_llc_check_sender(&info, !lgr->server,
+				 state == SMC_LNK_ACTIVE ?
+				 SMC_LLC_LINK_ACTIVE :
+				 SMC_LLC_LINK_ACTIVATING)) {
+		pr_info_ratelimited("link group %u: dropped LLC type %#x%s from the peer\n",
+				    lgr->id, info.type,
+				    info.response ? " reply" : "");
+		return;
+	}
+	if (info.type == SMC_LLC_TEST_LINK) {
+		if (info.response)
+			WRITE_ONCE(lnk->test_pending, false);
+		else
+			smc_llc_answer_test_link(lnk, &info);
+		return;
+	}
+	if (smc_llc_to_waiter(lgr, &info))
+		return;
+	if (!info.response)
+		smc_llc_enqueue(lnk, &info);
+	/* a reply nobody waits for (any more) is dropped */
+}
+
+/* Requests of exchanges smcr does not run yet: the RFC's negative reply */
+static void smc_llc_refuse(struct smc_link *lnk,
+			   const struct smc_llc_msg_info *req)
+{
+	struct smc_llc_msg_info resp = *req;
+
+	resp.response = true;
+	switch (req->type) {
+	case SMC_LLC_ADD_LINK:
+		resp.add_link.reject = true;
+		resp.add_link.reject_rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
+		break;
+	case SMC_LLC_CONFIRM_RKEY:
+		resp.confirm_rkey.negative = true;
+		resp.confirm_rkey.retry = false;
+		break;
+	case SMC_LLC_CONFIRM_RKEY_CONT:
+		resp.confirm_rkey_cont.negative = true;
+		break;
+	case SMC_LLC_DELETE_RKEY:
+		resp.delete_rkey.negative = true;
+		resp.delete_rkey.err_mask =
+			(u8)(0xff00 >> resp.delete_rkey.count);
+		break;
+	default:
+		return;		/* no reply defined */
+	}
+	smc_llc_send(lnk, &resp, true);
+}
+
+static void smc_llc_delete_link(struct smc_link *lnk,
+				const struct smc_llc_msg_info *req)
+{
+	struct smc_llc_msg_info resp = *req;
+
+	if (!req->delete_link.all) {
+		/* one link: it is our only one, reply, then end it all */
+		resp.response = true;
+		smc_llc_send(lnk, &resp, true);
+	}
+	smc_lgr_terminate(lnk->lgr, false);
+}
+
+static void smc_llc_handle(struct smc_link *lnk,
+			   const struct smc_llc_msg_info *info)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	const struct smc_llc_collision *col;
+	int ev;
+
+	ev = smc_llc_event_of(info, !lgr->server);
+	if (ev < 0)
+		return;		/* a continuation of no flow of ours */
+	/* no local flow runs on the LLC workqueue yet */
+	col = smc_llc_collision_lookup(SMC_LLC_FLOW_NONE, ev);
+	switch (col ? col->action : SMC_LLC_ACT_PROCESS) {
+	case SMC_LLC_ACT_IGNORE:
+		return;
+	case SMC_LLC_ACT_TERMINATE:
+		smc_lgr_terminate(lgr, false);
+		return;
+	default:
+		break;
+	}
+	if (info->type == SMC_LLC_DELETE_LINK)
+		smc_llc_delete_link(lnk, info);
+	else
+		smc_llc_refuse(lnk, info);
+}
+
+/**
+ * smc_llc_work() - handle the queued requests of a link group, in order
+ * @work: lgr->llc_work
+ */
+void smc_llc_work(struct work_struct *work)
+{
+	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
+						  llc_work);
+	struct smc_llc_qentry *qe;
+
+	for (;;) {
+		spin_lock_bh(&lgr->llc_rx_lock);
+		qe = list_first_entry_or_null(&lgr->llc_rx,
+					      struct smc_llc_qentry, list);
+		if (qe)
+			list_del(&qe->list);
+		spin_unlock_bh(&lgr->llc_rx_lock);
+		if (!qe)
+			return;
+		smc_llc_handle(qe->lnk, &qe->info);
+		kfree(qe);
+	}
+}
+
+/**
+ * smc_llc_purge() - free requests nobody will handle
+ * @lgr: a terminated link group whose LLC workqueue is gone
+ */
+void smc_llc_purge(struct smc_link_group *lgr)
+{
+	struct smc_llc_qentry *qe, *tmp;
+
+	list_for_each_entry_safe(qe, tmp, &lgr->llc_rx, list) {
+		list_del(&qe->list);
+		kfree(qe);
+	}
+}
+
+/**
+ * smc_llc_expect() - register what a handshake is about to wait for
+ * @lgr: the link group
+ * @w: the waiter; its @type and @response say what it waits for
+ *
+ * Register before sending whatever provokes the message, so it cannot
+ * arrive unnoticed in between. End with smc_llc_wait().
+ *
+ * Return: 0, or -EBUSY if another handshake waits (cannot happen while
+ * first contacts are serialized).
+ */
+int smc_llc_expect(struct smc_link_group *lgr, struct smc_llc_waiter *w)
+{
+	int rc = 0;
+
+	w->done = false;
+	spin_lock_bh(&lgr->lock);
+	if (lgr->waiter)
+		rc = -EBUSY;
+	else
+		lgr->waiter = w;
+	spin_unlock_bh(&lgr->lock);
+	return rc;
+}
+
+/**
+ * smc_llc_wait() - wait for the message smc_llc_expect() registered
+ * @lnk: the link it arrives on
+ * @w: the waiter
+ * @abort: called now and then; true ends the wait (may be NULL)
+ * @arg: for @abort
+ *
+ * Return: 0 with the message in @w->info; -ENOLINK if the link went down
+ * or the link group ended; -ECONNABORTED if @abort said so; -ETIMEDOUT
+ * after llc_timeout_ms.
+ */
+int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
+		 bool (*abort)(void *arg), void *arg)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	unsigned long deadline;
+	int rc = -ETIMEDOUT;
+
+	deadline = jiffies + msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
+	for (;;) {
+		long slice = min_t(long, (long)(deadline - jiffies), HZ / 10);
+
+		wait_event_timeout(lgr->wait,
+				   READ_ONCE(w->done) ||
+				   READ_ONCE(lgr->terminating) ||
+				   READ_ONCE(lnk->state) == SMC_LNK_INACTIVE,
+				   max(slice, 1L));
+		spin_lock_bh(&lgr->lock);
+		if (w->done)
+			rc = 0;
+		else if (lgr->terminating ||
+			 READ_ONCE(lnk->state) == SMC_LNK_INACTIVE)
+			rc = -ENOLINK;
+		else if (abort && abort(arg))
+			rc = -ECONNABORTED;
+		else if (time_after_eq(jiffies, deadline))
+			rc = -ETIMEDOUT;
+		else
+			rc = 1;
+		if (rc <= 0)
+			lgr->waiter = NULL;
+		spin_unlock_bh(&lgr->lock);
+		if (rc <= 0)
+			return rc;
+	}
+}
+
+static void smc_llc_confirm_link_fill(const struct smc_link *lnk,
+				      struct smc_llc_msg_info *info,
+				      bool response)
+{
+	struct smc_llc_confirm_link_info *cl = &info->confirm_link;
+
+	memset(info, 0, sizeof(*info));
+	info->type = SMC_LLC_CONFIRM_LINK;
+	info->response = response;
+	memcpy(cl->mac, lnk->local.mac, SMC_MAC_LEN);
+	memcpy(cl->gid, lnk->local.gid, SMC_GID_LEN);
+	cl->qpn = lnk->local.qpn;
+	cl->link_num = lnk->link_id;
+	memcpy(cl->link_uid, lnk->uid, SMC_LLC_LINK_UID_LEN);
+	cl->max_links = SMC_LLC_OUR_MAX_LINKS;
+	cl->no_rmbe_eyec = true;
+}
+
+/* The peer's CONFIRM LINK must name the QP it announced in CLC. */
+static int smc_llc_confirm_link_check(struct smc_link *lnk,
+				      const struct smc_llc_confirm_link_info *cl)
+{
+	if (memcmp(cl->mac, lnk->peer.mac, SMC_MAC_LEN) ||
+	    memcmp(cl->gid, lnk->peer.gid, SMC_GID_LEN) ||
+	    cl->qpn != lnk->peer.qpn || !cl->link_num)
+		return -EPROTO;
+	memcpy(lnk->peer_uid, cl->link_uid, SMC_LLC_LINK_UID_LEN);
+	lnk->lgr->peer_no_eyec = cl->no_rmbe_eyec;
+	return 0;
+}
+
+static int smc_llc_link_activate(struct smc_link *lnk)
+{
+	int old = SMC_LNK_ACTIVATING;
+
+	if (!try_cmpxchg(&lnk->state, &old, SMC_LNK_ACTIVE))
+		return -ENOLINK;	/* went down meanwhile */
+	smc_llc_keepalive_start(lnk);
+	return 0;
+}
+
+/**
+ * smc_llc_confirm_link_server() - server side of first contact's CONFIRM
+ *	LINK (RFC 7609 3.5.1.5)
+ * @lnk: the new link, in RTS
+ *
+ * Sends CONFIRM LINK and waits for the client's reply; the link is then
+ * ACTIVE.
+ *
+ * Return: 0, or a negative errno: the link could not be confirmed.
+ */
+int smc_llc_confirm_link_server(struct smc_link *lnk)
+{
+	struct smc_llc_waiter w = {
+		.type = SMC_LLC_CONFIRM_LINK, .response = true,
+	};
+	struct smc_llc_msg_info req;
+	int rc;
+
+	rc = smc_llc_expect(lnk->lgr, &w);
+	if (rc)
+		return rc;
+	smc_llc_confirm_link_fill(lnk, &req, false);
+	rc = smc_llc_send(lnk, &req, true);
+	if (rc) {
+		smc_llc_wait(lnk, &w, NULL, NULL);	/* unregisters */
+		return rc;
+	}
+	rc = smc_llc_wait(lnk, &w, NULL, NULL);
+	if (rc)
+		return rc;
+	if (w.info.confirm_link.link_num != lnk->link_id)
+		return -EPROTO;
+	rc = smc_llc_confirm_link_check(lnk, &w.info.confirm_link);
+	if (rc)
+		return rc;
+	return smc_llc_link_activate(lnk);
+}
+
+/**
+ * smc_llc_confirm_link_client() - client side of first contact's CONFIRM
+ *	LINK
+ * @lnk: the new link, in RTR
+ * @w: registered with smc_llc_expect() for the CONFIRM LINK request
+ *	before the CLC Confirm went out
+ * @abort: see smc_llc_wait()
+ * @arg: for @abort
+ *
+ * Waits for the server's CONFIRM LINK, moves the QP to RTS and replies;
+ * the link is then ACTIVE.
+ *
+ * Return: 0, or a negative errno: the link could not be confirmed.
+ */
+int smc_llc_confirm_link_client(struct smc_link *lnk,
+				struct smc_llc_waiter *w,
+				bool (*abort)(void *arg), void *arg)
+{
+	struct smc_llc_msg_info resp;
+	int rc;
+
+	rc = smc_llc_wait(lnk, w, abort, arg);
+	if (rc)
+		return rc;
+	rc = smc_llc_confirm_link_check(lnk, &w->info.confirm_link);
+	if (rc)
+		return rc;
+	lnk->link_id = w->info.confirm_link.link_num;
+	rc = smc_link_rts(lnk);
+	if (rc)
+		return rc;
+	smc_llc_confirm_link_fill(lnk, &resp, true);
+	rc = smc_llc_send(lnk, &resp, true);
+	if (rc)
+		return rc;
+	return smc_llc_link_activate(lnk);
+}
+
+/**
+ * smc_llc_keepalive_start() - start TEST LINK keepalive on an active link
+ * @lnk: the link
+ */
+void smc_llc_keepalive_start(struct smc_link *lnk)
+{
+	unsigned int ms = READ_ONCE(smc_keepalive_ms);
+
+	lnk->last_rx = jiffies;
+	WRITE_ONCE(lnk->test_pending, false);
+	queue_delayed_work(smc_lgr_wq, &lnk->keepalive,
+			   msecs_to_jiffies(ms ? ms : 1000));
+}
+
+/**
+ * smc_llc_keepalive() - TEST LINK keepalive of one link (RFC 7609 4.5.3)
+ * @work: lnk->keepalive
+ */
+void smc_llc_keepalive(struct work_struct *work)
+{
+	struct smc_link *lnk = container_of(to_delayed_work(work),
+					    struct smc_link, keepalive);
+	unsigned long ivl = msecs_to_jiffies(READ_ONCE(smc_keepalive_ms));
+	unsigned long tmo = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
+	unsigned long idle = jiffies - READ_ONCE(lnk->last_rx);
+	struct smc_llc_msg_info req = { .type = SMC_LLC_TEST_LINK };
+
+	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
+		return;
+	if (READ_ONCE(lnk->test_pending)) {
+		pr_info("link group %u link %u: no reply to TEST LINK, link down\n",
+			lnk->lgr->id, lnk->link_id);
+		smc_link_down(lnk);
+		return;
+	}
+	if (!ivl) {		/* keepalive off: look again later */
+		queue_delayed_work(smc_lgr_wq, &lnk->keepalive, HZ);
+		return;
+	}
+	if (idle < ivl) {
+		queue_delayed_work(smc_lgr_wq, &lnk->keepalive, ivl - idle);
+		return;
+	}
+	WRITE_ONCE(lnk->test_pending, true);
+	if (smc_llc_send(lnk, &req, false))
+		WRITE_ONCE(lnk->test_pending, false);	/* try again soon */
+	queue_delayed_work(smc_lgr_wq, &lnk->keepalive, tmo);
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: the work-request layer of a link - fixed pools of 44-byte send and
+ * receive buffers for LLC and CDC messages (RFC 7609 A.3, A.4).
+ *
+ * Send: a sender takes a free buffer (waiting, interruptibly and with the
+ * LLC timeout, when all are in flight - or not at all from completion
+ * context), fills it and posts it as a signaled SEND. The completion
+ * frees the buffer. A send is only posted while the link is ACTIVATING or
+ * ACTIVE: before CONFIRM LINK only LLC runs (RFC 6581's ready-to-receive
+ * rule is kept by the callers: no CDC before ACTIVE).
+ *
+ * Receive: every buffer is posted before the QP leaves INIT, and reposted
+ * as soon as its message was handed on. The message class is its first
+ * byte: 0xFE is CDC (A.4), everything else LLC.
+ *
+ * Errors: a completion with an error status other than "flushed" means the
+ * QP went to the error state; the link is taken down. Flushed completions
+ * are the drain of a QP being destroyed and only free the buffer.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <smcr/cdc_wire.h>
+
+#include "core.h"
+
+#define SMC_WR_DRAIN_MS		10000
+
+static inline u8 *smc_wr_tx_buf(struct smc_link *lnk, u32 idx)
+{
+	return lnk->wr.tx_bufs + idx * SMC_WR_BUF_SIZE;
+}
+
+static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smc_wr_tx_slot *slot = container_of(wc->wr_cqe,
+						   struct smc_wr_tx_slot, cqe);
+	struct smc_link *lnk = slot->lnk;
+
+	atomic_dec(&lnk->wr.tx_posted);
+	clear_bit(slot->idx, &lnk->wr.tx_busy);
+	wake_up(&lnk->wr.tx_wait);
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		smc_link_down(lnk);
+}
+
+static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* A receive WR completed or was never posted: the drain waits for 0 */
+static void smc_wr_rx_gone(struct smc_link *lnk)
+{
+	if (atomic_dec_and_test(&lnk->wr.rx_posted))
+		wake_up(&lnk->wr.tx_wait);
+}
+
+static int smc_wr_rx_post(struct smc_link *lnk, u32 idx)
+{
+	struct smc_wr_rx_slot *slot = &lnk->wr.rx_slots[idx];
+	struct ib_sge sge = {
+		.addr	= lnk->wr.rx_dma + idx * SMC_WR_BUF_SIZE,
+		.length	= SMC_WR_BUF_SIZE,
+		.lkey	= lnk->sdev->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe		= &slot->cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+	};
+	int rc;
+
+	atomic_inc(&lnk->wr.rx_posted);
+	rc = ib_post_recv(lnk->qp, &wr, NULL);
+	if (rc)
+		smc_wr_rx_gone(lnk);
+	return rc;
+}
+
+static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smc_wr_rx_slot *slot = container_of(wc->wr_cqe,
+						   struct smc_wr_rx_slot, cqe);
+	struct smc_link *lnk = slot->lnk;
+	u64 dma = lnk->wr.rx_dma + slot->idx * SMC_WR_BUF_SIZE;
+	u8 *buf = lnk->wr.rx_bufs + slot->idx * SMC_WR_BUF_SIZE;
+
+	smc_wr_rx_gone(lnk);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			smc_link_down(lnk);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
+				   DMA_FROM_DEVICE);
+	lnk->last_rx = jiffies;
+	if (wc->byte_len >= 1 && buf[0] != SMC_CDC_MSG_TYPE)
+		smc_llc_rx(lnk, buf, wc->byte_len);
+	/* CDC messages have no consumer before the data path exists */
+	ib_dma_sync_single_for_device(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
+				      DMA_FROM_DEVICE);
+	if (READ_ONCE(lnk->state) != SMC_LNK_INACTIVE &&
+	    smc_wr_rx_post(lnk, slot->idx))
+		smc_link_down(lnk);
+}
+
+/**
+ * smc_wr_alloc() - allocate and DMA-map a link's message buffers
+ * @lnk: link whose device is set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int smc_wr_alloc(struct smc_link *lnk)
+{
+	struct ib_device *ibdev = lnk->sdev->ibdev;
+	struct smc_wr *wr = &lnk->wr;
+	size_t txlen = SMC_WR_TX_SLOTS * SMC_WR_BUF_SIZE;
+	size_t rxlen = SMC_WR_RX_BUFS * SMC_WR_BUF_SIZE;
+	u32 i;
+
+	init_waitqueue_head(&wr->tx_wait);
+	wr->tx_bufs = kzalloc(txlen, GFP_KERNEL);
+	wr->rx_bufs = kzalloc(rxlen, GFP_KERNEL);
+	if (!wr->tx_bufs || !wr->rx_bufs)
+		goto err_free;
+	wr->tx_dma = ib_dma_map_single(ibdev, wr->tx_bufs, txlen,
+				       DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, wr->tx_dma))
+		goto err_free;
+	wr->rx_dma = ib_dma_map_single(ibdev, wr->rx_bufs, rxlen,
+				       DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, wr->rx_dma)) {
+		ib_dma_unmap_single(ibdev, wr->tx_dma, txlen, DMA_TO_DEVICE);
+		goto err_free;
+	}
+	for (i = 0; i < SMC_WR_TX_SLOTS; i++) {
+		wr->tx_slots[i].cqe.done = smc_wr_tx_done;
+		wr->tx_slots[i].lnk = lnk;
+		wr->tx_slots[i].idx = i;
+	}
+	for (i = 0; i < SMC_WR_RX_BUFS; i++) {
+		wr->rx_slots[i].cqe.done = smc_wr_rx_done;
+		wr->rx_slots[i].lnk = lnk;
+		wr->rx_slots[i].idx = i;
+	}
+	wr->tx_busy = 0;
+	atomic_set(&wr->tx_posted, 0);
+	atomic_set(&wr->rx_posted, 0);
+	wr->mapped = true;
+	return 0;
+
+err_free:
+	kfree(wr->tx_bufs);
+	kfree(wr->rx_bufs);
+	wr->tx_bufs = NULL;
+	wr->rx_bufs = NULL;
+	return -ENOMEM;
+}
+
+/**
+ * smc_wr_drain() - wait until every posted WR of a link completed
+ * @lnk: link whose QP was moved to the error state (all WRs flush)
+ *
+ * Return: 0, or -ETIMEDOUT if the device did not flush them in time.
+ */
+int smc_wr_drain(struct smc_link *lnk)
+{
+	struct smc_wr *wr = &lnk->wr;
+
+	if (!wait_event_timeout(wr->tx_wait,
+				!atomic_read(&wr->tx_posted) &&
+				!atomic_read(&wr->rx_posted),
+				msecs_to_jiffies(SMC_WR_DRAIN_MS)))
+		return -ETIMEDOUT;
+	return 0;
+}
+
+/**
+ * smc_wr_free() - unmap and free a link's message buffers
+ * @lnk: link whose QP is destroyed (no WR can complete any more)
+ */
+void smc_wr_free(struct smc_link *lnk)
+{
+	struct ib_device *ibdev = lnk->sdev->ibdev;
+	struct smc_wr *wr = &lnk->wr;
+
+	if (!wr->mapped)
+		return;
+	ib_dma_unmap_single(ibdev, wr->tx_dma,
+			    SMC_WR_TX_SLOTS * SMC_WR_BUF_SIZE, DMA_TO_DEVICE);
+	ib_dma_unmap_single(ibdev, wr->rx_dma,
+			    SMC_WR_RX_BUFS * SMC_WR_BUF_SIZE, DMA_FROM_DEVICE);
+	kfree(wr->tx_bufs);
+	kfree(wr->rx_bufs);
+	wr->tx_bufs = NULL;
+	wr->rx_bufs = NULL;
+	wr->mapped = false;
+}
+
+/**
+ * smc_wr_rx_post_all() - post every receive buffer of a link
+ * @lnk: link whose QP is in INIT
+ *
+ * Return: 0 or the errno of ib_post_recv().
+ */
+int smc_wr_rx_post_all(struct smc_link *lnk)
+{
+	u32 i;
+	int rc;
+
+	for (i = 0; i < SMC_WR_RX_BUFS; i++) {
+		rc = smc_wr_rx_post(lnk, i);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static bool smc_wr_tx_try(struct smc_link *lnk, u32 *idx)
+{
+	u32 i;
+
+	for (i = 0; i < SMC_WR_TX_SLOTS; i++) {
+		if (!test_and_set_bit(i, &lnk->wr.tx_busy)) {
+			*idx = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool smc_wr_link_usable(const struct smc_link *lnk)
+{
+	int state = READ_ONCE(lnk->state);
+
+	return state == SMC_LNK_ACTIVATING || state == SMC_LNK_ACTIVE;
+}
+
+/**
+ * smc_wr_tx_get() - take a free send buffer of a link
+ * @lnk: the link
+ * @wait: sleep (interruptibly, up to llc_timeout_ms) until one is free;
+ *	false in atomic or completion context
+ * @buf: set to the zeroed buffer of SMC_WR_BUF_SIZE bytes
+ *
+ * Return: 0; -ENOLINK if the link is down; -EBUSY (no wait) or -ETIMEDOUT
+ * if no buffer became free; -ERESTARTSYS on a signal.
+ */
+int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
+{
+	long left = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
+	u32 idx = 0;
+
+	if (!smc_wr_link_usable(lnk))
+		return -ENOLINK;
+	if (!smc_wr_tx_try(lnk, &idx)) {
+		if (!wait)
+			return -EBUSY;
+		left = wait_event_interruptible_timeout(lnk->wr.tx_wait,
+							!smc_wr_link_usable(lnk) ||
+							smc_wr_tx_try(lnk, &idx),
+							left);
+		if (left < 0)
+			return left;
+		if (!left)
+			return -ETIMEDOUT;
+		if (!smc_wr_link_usable(lnk)) {
+			/* the condition may have taken a slot as well */
+			if (test_bit(idx, &lnk->wr.tx_busy))
+				smc_wr_tx_put(lnk, smc_wr_tx_buf(lnk, idx));
+			return -ENOLINK;
+		}
+	}
+	*buf = smc_wr_tx_buf(lnk, idx);
+	memset(*buf, 0, SMC_WR_BUF_SIZE);
+	return 0;
+}
+
+static u32 smc_wr_tx_idx(struct smc_link *lnk, void *buf)
+{
+	return ((u8 *)buf - lnk->wr.tx_bufs) / SMC_WR_BUF_SIZE;
+}
+
+/**
+ * smc_wr_tx_put() - give back a send buffer that was not sent
+ * @lnk: the link
+ * @buf: from smc_wr_tx_get()
+ */
+void smc_wr_tx_put(struct smc_link *lnk, void *buf)
+{
+	clear_bit(smc_wr_tx_idx(lnk, buf), &lnk->wr.tx_busy);
+	wake_up(&lnk->wr.tx_wait);
+}
+
+/**
+ * smc_wr_tx_send() - post a filled send buffer as a SEND
+ * @lnk: the link
+ * @buf: from smc_wr_tx_get(); owned by the send from here on, also on
+ *	error
+ *
+ * Return: 0, -ENOLINK if the link went down, or the errno of
+ * ib_post_send() (the link is then taken down).
+ */
+int smc_wr_tx_send(struct smc_link *lnk, void *buf)
+{
+	u32 idx = smc_wr_tx_idx(lnk, buf);
+	u64 dma = lnk->wr.tx_dma + idx * SMC_WR_BUF_SIZE;
+	struct ib_sge sge = {
+		.addr	= dma,
+		.length	= SMC_WR_BUF_SIZE,
+		.lkey	= lnk->sdev->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe		= &lnk->wr.tx_slots[idx].cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
+	int rc;
+
+	if (!smc_wr_link_usable(lnk)) {
+		smc_wr_tx_put(lnk, buf);
+		return -ENOLINK;
+	}
+	ib_dma_sync_single_for_device(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
+				      DMA_TO_DEVICE);
+	atomic_inc(&lnk->wr.tx_posted);
+	rc = ib_post_send(lnk->qp, &wr, NULL);
+	if (rc) {
+		atomic_dec(&lnk->wr.tx_posted);
+		smc_wr_tx_put(lnk, buf);
+		smc_link_down(lnk);
+	}
+	return rc;
+}

@@ -1,0 +1,50 @@
+#!/bin/bash
+# DESC: first contact builds one link group with one ACTIVE link per side; a second connection reuses it
+# SMOKE: yes
+# PEER: yes
+# TIMEOUT: 120
+#
+# Asserts, between the two VMs over rxe (no link group at the start):
+#   - connection 1 (first contact) leaves exactly one link group on each VM,
+#     client role on a, server role on b, each with exactly one link, link id
+#     1, state ACTIVE (reached only after CONFIRM LINK both ways, with the QP
+#     in RTS);
+#   - connection 2 (subsequent contact) leaves the same single link group
+#     (same id) on both VMs;
+#   - until the data path exists both connections continue over TCP: the
+#     server declines after the link with ERR_REGBUF (client: PEERDECL with
+#     that diagnosis) and the data arrive byte-exact.
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+P=$ST_PORT
+B=$(st_size 1M 64K)
+
+st_await_lgr_count 0 10 || st_fail "link groups left over from earlier tests"
+case $SMCR_ROLE in
+b) st_serve_bg c1 server --family smc --port "$P" --mode duplex --bytes "$B" \
+	--expect-mode fallback --expect-reason ERR_REGBUF --timeout 60s || exit 1
+   st_serve_bg c2 server --family smc --port $((P + 1)) --mode duplex --bytes "$B" \
+	--expect-mode fallback --expect-reason ERR_REGBUF --timeout 60s || exit 1
+   st_wait_all || exit 1
+   vm_get "$ST_KEY-a-links" 30 >/dev/null || st_fail "client never reported"
+   links=$(st_links) || st_fail "smcr link show failed"
+   echo "links: $links"
+   [[ $(wc -l <<<"$links") == 1 && $links =~ ^[0-9]+\ server\ 1\ ACTIVE$ ]] ||
+	st_fail "expected one server link group with link 1 ACTIVE"
+   vm_put "$ST_KEY-b-checked" 1 ;;
+a) st_await c1 && st_await c2 || exit 1
+   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode duplex --bytes "$B" \
+	--expect-mode fallback --expect-reason PEERDECL --expect-peer-diag ERR_REGBUF --timeout 60s || exit 1
+   l1=$(st_links) || st_fail "smcr link show failed"
+   echo "after connection 1: $l1"
+   [[ $(wc -l <<<"$l1") == 1 && $l1 =~ ^[0-9]+\ client\ 1\ ACTIVE$ ]] ||
+	st_fail "expected one client link group with link 1 ACTIVE"
+   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode duplex --bytes "$B" \
+	--expect-mode fallback --expect-reason PEERDECL --expect-peer-diag ERR_REGBUF --timeout 60s || exit 1
+   l2=$(st_links) || st_fail "smcr link show failed"
+   echo "after connection 2: $l2"
+   [[ $l2 == "$l1" ]] || st_fail "connection 2 did not reuse the link group"
+   vm_put "$ST_KEY-a-links" 1
+   vm_get "$ST_KEY-b-checked" 30 >/dev/null || st_fail "server side check failed" ;;
+esac
