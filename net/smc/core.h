@@ -272,6 +272,7 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len);
 int smc_llc_send(struct smc_link *lnk, const struct smc_llc_msg_info *info,
 		 bool wait);
 int smc_llc_expect(struct smc_link_group *lgr, struct smc_llc_waiter *w);
+void smc_llc_cancel(struct smc_link_group *lgr, struct smc_llc_waiter *w);
 int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 		 bool (*abort)(void *arg), void *arg);
 int smc_llc_confirm_link_server(struct smc_link *lnk);

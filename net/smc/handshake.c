@@ -303,7 +303,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		rc = smc_llc_confirm_link_client(lnk, &w, smc_hs_clc_pending,
 						 smc);
 	else if (first)
-		smc_llc_wait(lnk, &w, NULL, NULL);	/* unregisters */
+		smc_llc_cancel(lgr, &w);
 	if (first) {
 		if (rc)
 			smc_lgr_terminate(lgr, false);

@@ -321,17 +321,25 @@ void smc_ib_walk_devices(long *pos, void *arg,
 static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
 			   struct smc_nl_port *out)
 {
+	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
 
 	out->valid = true;
 	memset(out->pnetid, ' ', sizeof(out->pnetid));
 	out->state = test_bit(port - 1, &sdev->ports_active) ? 1 : 0;
 	out->lnk_cnt = sdev->users;
-	ndev = ib_device_get_netdev(sdev->ibdev, port);
-	if (ndev) {
+	/* the port's net device, through its first GID (6.1 has no
+	 * ib_device_get_netdev() for modules)
+	 */
+	attr = rdma_get_gid_attr(sdev->ibdev, port, 0);
+	if (IS_ERR(attr))
+		return;
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (!IS_ERR(ndev))
 		out->ifindex = ndev->ifindex;
-		dev_put(ndev);
-	}
+	rcu_read_unlock();
+	rdma_put_gid_attr(attr);
 }
 
 /**

@@ -290,7 +290,8 @@ void smc_llc_purge(struct smc_link_group *lgr)
  * @w: the waiter; its @type and @response say what it waits for
  *
  * Register before sending whatever provokes the message, so it cannot
- * arrive unnoticed in between. End with smc_llc_wait().
+ * arrive unnoticed in between. End with smc_llc_wait() or
+ * smc_llc_cancel().
  *
  * Return: 0, or -EBUSY if another handshake waits (cannot happen while
  * first contacts are serialized).
@@ -307,6 +308,19 @@ int smc_llc_expect(struct smc_link_group *lgr, struct smc_llc_waiter *w)
 		lgr->waiter = w;
 	spin_unlock_bh(&lgr->lock);
 	return rc;
+}
+
+/**
+ * smc_llc_cancel() - give up a wait registered with smc_llc_expect()
+ * @lgr: the link group
+ * @w: the waiter, not waited for with smc_llc_wait()
+ */
+void smc_llc_cancel(struct smc_link_group *lgr, struct smc_llc_waiter *w)
+{
+	spin_lock_bh(&lgr->lock);
+	if (lgr->waiter == w)
+		lgr->waiter = NULL;
+	spin_unlock_bh(&lgr->lock);
 }
 
 /**
@@ -421,7 +435,7 @@ int smc_llc_confirm_link_server(struct smc_link *lnk)
 	smc_llc_confirm_link_fill(lnk, &req, false);
 	rc = smc_llc_send(lnk, &req, true);
 	if (rc) {
-		smc_llc_wait(lnk, &w, NULL, NULL);	/* unregisters */
+		smc_llc_cancel(lnk->lgr, &w);
 		return rc;
 	}
 	rc = smc_llc_wait(lnk, &w, NULL, NULL);

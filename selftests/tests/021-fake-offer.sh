@@ -58,6 +58,8 @@ run_case() {
 }
 
 st_param test_fake_offer N
+# no real RoCE offer: the cases are about CLC outcomes, not links
+st_param use_roce N
 run_case none N N "--expect-reason NOSMCRDEV" "--expect-reason PEERDECL --expect-peer-diag NOSMCRDEV" \
 	"$SMCR_PEER_IP" || rc=1
 run_case client-fake Y N "--expect-reason PEERDECL --expect-peer-diag NOSMCRDEV" "--expect-reason NOSMCRDEV" \

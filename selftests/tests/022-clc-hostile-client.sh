@@ -48,6 +48,8 @@ cases=(
 	"proposal-no-smcr-v1|fallback|--expect-reason MODEUNSUPP"
 	"confirm-after-accept|drop|$MARK"
 )
+# no RoCE offers on either side: the smcr marker connections assert NOSMCRDEV
+st_param use_roce N || exit 1
 if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1
 	st_param clc_timeout_ms 1000 || exit 1

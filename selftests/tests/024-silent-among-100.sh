@@ -21,6 +21,7 @@ source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module (test_clc_without_option)"
 P=$ST_PORT
 TMO=$(st_size 8000 15000)
+st_param use_roce N || exit 1	# the outcome asserted is NOSMCRDEV
 
 case $SMCR_ROLE in
 b) st_param test_clc_without_option Y || exit 1

@@ -22,6 +22,7 @@ source "$ST_DIR/lib.sh"
 P=$ST_PORT
 
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+st_param use_roce N || exit 1	# the reasons asserted are NOSMCRDEV/PEERDECL
 S=$SMCR_TOOLS/bin/smcr
 [[ -x $S ]] || st_fail "$S not built"
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)

@@ -9,7 +9,8 @@
 #   vm_get KEY [TIMEOUT]    wait for the peer's value of KEY and print it
 #                           (with one VM the "peer" is this VM itself)
 #   smcr_load [PARAMS...]   load $SMCR_MODDIR/smcr.ko (and the in-tree modules
-#                           it depends on) unless smcr is already loaded
+#                           it depends on) unless smcr is already loaded, with
+#                           $SMCR_MOD_PARAMS (name=value ...) and PARAMS
 #   smcr_unload             rmmod smcr if it is loaded
 #
 # Everything goes through files in $SMCR_SHARED, which both VMs see (9p);
@@ -88,7 +89,8 @@ smcr_load() {
 	for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
 		modprobe "$dep" || { echo "smcr_load: modprobe $dep failed" >&2; return 1; }
 	done
-	insmod "$ko" "$@"
+	# shellcheck disable=SC2086 # SMCR_MOD_PARAMS is a list of name=value
+	insmod "$ko" ${SMCR_MOD_PARAMS:-} "$@"
 }
 
 smcr_unload() {

@@ -1,0 +1,58 @@
+#!/bin/bash
+# DESC: rdma link del of the RoCE device under a live link group tears it down on both sides; re-added, first contact works again
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 150
+#
+# Asserts: with a link group up (after one connection), `rdma link del rxe0`
+# on VM a returns, a's link group is gone at once and b's within 10 s (a's
+# DELETE LINK); smcr no longer lists rxe0 on a. After `rdma link add` the
+# device is listed again and a new connection builds a new link group (a
+# different id) with an ACTIVE link on both VMs. The debug kernel checks the
+# teardown for leaks and lockdep splats.
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+P=$ST_PORT
+
+restore_rxe0() {
+	rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0
+}
+[[ $SMCR_ROLE == a ]] && trap 'restore_rxe0; st_params_restore' EXIT
+
+st_await_lgr_count 0 30 || st_fail "link groups of earlier tests did not expire"
+st_param lgr_linger_ms 60000 || exit 1
+vm_sync "$ST_KEY-params" || exit 1
+case $SMCR_ROLE in
+b) st_serve_bg c1 server --family smc --port "$P" --mode sink --timeout 60s || exit 1
+   st_wait_all || exit 1
+   vm_get "$ST_KEY-deleted" 60 >/dev/null || st_fail "a never deleted rxe0"
+   st_await_lgr_count 0 10 || st_fail "b's link group survived a's device removal"
+   st_serve_bg c2 server --family smc --port $((P + 1)) --mode sink --timeout 60s || exit 1
+   st_wait_all || exit 1
+   vm_get "$ST_KEY-a-done" 60 >/dev/null || st_fail "a failed"
+   links=$(st_links) && echo "b after re-add: $links"
+   [[ $links =~ ^[0-9]+\ server\ 1\ ACTIVE$ ]] || st_fail "no new ACTIVE link on b" ;;
+a) st_await c1 || exit 1
+   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 64K \
+	--expect-mode fallback --timeout 60s || exit 1
+   l1=$(st_links) && echo "before: $l1"
+   [[ $(st_lgr_count) == 1 ]] || st_fail "no link group"
+   rdma link del rxe0 || st_fail "rdma link del rxe0 failed"
+   vm_put "$ST_KEY-deleted" 1
+   st_await_lgr_count 0 5 || st_fail "link group survived the removal of its device"
+   "$SMCR_TOOLS/bin/smcr" dev show | grep -qw rxe0 && st_fail "rxe0 still listed"
+   rdma link add rxe0 type rxe netdev eth0 || st_fail "rdma link add failed"
+   for ((i = 0; i < 50; i++)); do
+	"$SMCR_TOOLS/bin/smcr" dev show | grep -qw 'rxe0.*ACTIVE' && break
+	sleep 0.1
+   done
+   "$SMCR_TOOLS/bin/smcr" dev show
+   st_await c2 || exit 1
+   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode sink --bytes 64K \
+	--expect-mode fallback --expect-reason PEERDECL --expect-peer-diag ERR_REGBUF --timeout 60s || exit 1
+   l2=$(st_links) && echo "after re-add: $l2"
+   [[ $l2 =~ ^[0-9]+\ client\ 1\ ACTIVE$ ]] || st_fail "no new ACTIVE link on a"
+   [[ ${l2%% *} != "${l1%% *}" ]] || st_fail "link group id did not change"
+   vm_put "$ST_KEY-a-done" 1 ;;
+esac

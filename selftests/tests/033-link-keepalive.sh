@@ -1,0 +1,44 @@
+#!/bin/bash
+# DESC: TEST LINK keepalive: an answered probe keeps the link, an unanswered one takes it down
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 150
+#
+# Asserts, with keepalive_ms=500 and llc_timeout_ms=2000 on VM a:
+#   - phase 1, b answers TEST LINK: 5 s after the connection (about ten
+#     probes) a's link is still ACTIVE;
+#   - phase 2, b stops answering (test_ignore_test_link): a's link group is
+#     gone within 10 s and a logged "no reply to TEST LINK". b's ends by its
+#     own linger (its DELETE LINK cannot reach a's destroyed QP).
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+P=$ST_PORT
+
+st_await_lgr_count 0 30 || st_fail "link groups of earlier tests did not expire"
+st_param lgr_linger_ms 30000 || exit 1
+if [[ $SMCR_ROLE == a ]]; then
+	st_param keepalive_ms 500 || exit 1
+	st_param llc_timeout_ms 2000 || exit 1
+fi
+vm_sync "$ST_KEY-params" || exit 1
+case $SMCR_ROLE in
+b) st_serve_bg c1 server --family smc --port "$P" --mode sink --timeout 60s || exit 1
+   st_wait_all || exit 1
+   vm_get "$ST_KEY-phase1" 60 >/dev/null || st_fail "phase 1 failed on a"
+   st_param test_ignore_test_link Y || exit 1
+   vm_put "$ST_KEY-ignoring" 1
+   vm_get "$ST_KEY-a-done" 60 >/dev/null || st_fail "phase 2 failed on a"
+   st_await_lgr_count 0 40 || st_fail "b's link group never ended" ;;
+a) st_await c1 || exit 1
+   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 64K \
+	--expect-mode fallback --timeout 60s || exit 1
+   sleep 5
+   links=$(st_links) && echo "after 5 s: $links"
+   [[ $links =~ ^[0-9]+\ client\ 1\ ACTIVE$ ]] || st_fail "answered keepalive lost the link"
+   vm_put "$ST_KEY-phase1" 1
+   vm_get "$ST_KEY-ignoring" 60 >/dev/null || st_fail "b never stopped answering"
+   st_await_lgr_count 0 10 || st_fail "link stayed up without TEST LINK replies"
+   dmesg | grep -q "no reply to TEST LINK, link down" || st_fail "no log line for the lost link"
+   vm_put "$ST_KEY-a-done" 1 ;;
+esac
