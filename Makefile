@@ -10,8 +10,15 @@
 #   make demo            boot two VMs and run an unmodified program over AF_SMC
 #   make deps            install the Debian packages the tree needs
 #   make checkpatch      checkpatch.pl --strict on the kernel sources
+#   make install         (after make) smcr.ko into /lib/modules/KVER/extra +
+#                        depmod, the tools and man pages into PREFIX
+#                        (/usr/local); DESTDIR stages, and skips depmod
+#   make uninstall       removes what make install installed
+#   make dkms            (root) register with DKMS (dkms-add) and install
+#                        for KVER; make dkms-remove undoes both
 #
-# W=1 and C=1 are passed to Kbuild.
+# W=1 and C=1 are passed to Kbuild. KDIR picks the kernel build tree, or
+# KVER=<release> for /lib/modules/<release>/build.
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -19,6 +26,11 @@ BUILD := $(TOP)/build
 
 STOCK_612 := $(notdir $(firstword $(wildcard /lib/modules/6.12.*-amd64)))
 STOCK_61 := $(notdir $(firstword $(wildcard /lib/modules/6.1.*-amd64)))
+
+# KVER=<release> alone selects that installed kernel's build tree.
+ifneq ($(KVER),)
+KDIR ?= /lib/modules/$(KVER)/build
+endif
 
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 ifeq ($(wildcard $(RUNNING_KDIR)/Makefile),)
@@ -31,20 +43,47 @@ endif
 # shows it in the guest: /lib/modules/<release>/build -> <release>.
 kdir_release = $(if $(filter /lib/modules/%/build,$(1)),$(patsubst /lib/modules/%/build,%,$(1)),$(shell cat $(1)/include/config/kernel.release))
 
-KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 KSRC := Kbuild net include uapi kunit
+
+# The kernel release make install installs for (default: KDIR's)
+KVER ?= $(call kdir_release,$(KDIR))
+
+# The project's version has one home: PACKAGE_VERSION in dkms.conf.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$$/\1/p' $(TOP)/dkms.conf)
+
+# make install: DESTDIR stages a tree (then depmod is not run), PREFIX is
+# where the tools go, INSTALL_MOD_DIR the directory under
+# /lib/modules/KVER/ (extra/, as Kbuild's modules_install; DKMS's copy
+# goes to updates/dkms/ and takes precedence).
+PREFIX ?= /usr/local
+INSTALL_MOD_DIR ?= extra
+DEST := $(if $(DESTDIR),$(abspath $(DESTDIR)))
+MOD_DEST = $(DEST)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+MOD_BUILT = $(BUILD)/mod/$(call kdir_release,$(KDIR))/smcr.ko
+# What tools/'s CMake install() rules install, relative to PREFIX; make
+# install warns when the two disagree, make uninstall removes these.
+TOOLS_FILES := sbin/smcr share/man/man8/smcr.8 bin/smc_run \
+	lib/libsmc-preload.so bin/smctest
+
+# make dkms copies the module's sources here, DKMS's place for them.
+DKMS_SRC := /usr/src/smcr-$(VERSION)
+DKMS_FILES := dkms.conf Makefile $(KSRC)
+
+KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 DEBUG_KERNEL := tools/testing/vm/debug-kernel.sh
 
 .PHONY: all module modules-all module-debug tools deps check demo clean \
-	checkpatch help
+	checkpatch help install install-module install-tools uninstall \
+	uninstall-module uninstall-tools dkms dkms-add dkms-remove
 
 all: module tools
 
 # $(call build-module,KDIR): out-of-tree build in build/mod/<release>, a
 # tree of symlinks to the sources, so several kernels build side by side.
+# The leading + hands make's jobserver (-jN, as DKMS passes) to Kbuild.
 define build-module
-	@set -e; out=$(BUILD)/mod/$(call kdir_release,$(1)); \
+	+@set -e; out=$(BUILD)/mod/$(call kdir_release,$(1)); \
 	mkdir -p $$out; \
 	for d in $(KSRC); do cp -asf $(TOP)/$$d $$out/; done; \
 	$(MAKE) -C $(1) M=$$out $(KBUILD_OPTS) modules
@@ -83,8 +122,59 @@ checkpatch:
 	perl $$cp --no-tree --strict --terse -f \
 		$$(git ls-files 'net/*.[ch]' 'include/*.h' 'kunit/*.c' 'uapi/*.h')
 
+# make install does not build: it runs as root, and building as root would
+# leave root-owned files in build/. Run make (as yourself) first.
+install: install-module install-tools
+
+install-module:
+	@test -f $(MOD_BUILT) || { echo "$(MOD_BUILT) missing: run 'make module KDIR=$(KDIR)' first" >&2; exit 1; }
+	install -D -m 644 $(MOD_BUILT) $(MOD_DEST)/smcr.ko
+	$(if $(DEST),,depmod -a $(KVER))
+
+install-tools:
+	@test -f $(BUILD)/tools/cmake_install.cmake || { echo "$(BUILD)/tools not built: run 'make tools' first" >&2; exit 1; }
+	DESTDIR=$(DEST) cmake --install $(BUILD)/tools --prefix $(abspath $(PREFIX))
+	@sed -e 's|^$(DEST)$(abspath $(PREFIX))/||' -e 's|^$(abspath $(PREFIX))/||' \
+		$(BUILD)/tools/install_manifest.txt | sort | \
+		cmp -s - <(printf '%s\n' $(TOOLS_FILES) | sort) || \
+		echo "warning: TOOLS_FILES in Makefile differs from tools/ install() rules; make uninstall will miss files" >&2
+
+uninstall: uninstall-module uninstall-tools
+
+uninstall-module:
+	rm -f $(MOD_DEST)/smcr.ko
+	$(if $(DEST),,[ ! -d /lib/modules/$(KVER) ] || depmod -a $(KVER))
+
+uninstall-tools:
+	rm -f $(addprefix $(DEST)$(abspath $(PREFIX))/,$(TOOLS_FILES))
+
+# DKMS builds, with dkms.conf's MAKE line, from a copy of the module's
+# sources as git sees them (tracked or not ignored: no build/); make dkms
+# installs for KVER now, DKMS for every kernel installed later.
+dkms: dkms-add
+	dkms install smcr/$(VERSION) -k $(KVER)
+
+dkms-add: dkms-remove
+	@set -e; mkdir -p $(DKMS_SRC); \
+	if git -C $(TOP) rev-parse --git-dir >/dev/null 2>&1; then \
+		git -C $(TOP) ls-files -z --cached --others --exclude-standard \
+			-- $(DKMS_FILES) | tar -C $(TOP) --null -T - \
+			--ignore-failed-read -cf - | tar -C $(DKMS_SRC) -xf -; \
+	else \
+		cp -r $(addprefix $(TOP)/,$(DKMS_FILES)) $(DKMS_SRC)/; \
+	fi
+	dkms add smcr/$(VERSION)
+
+dkms-remove:
+	@command -v dkms >/dev/null || { echo "dkms is not installed (apt-get install dkms)" >&2; exit 1; }
+	@if dkms status -m smcr -v $(VERSION) 2>/dev/null | grep -q .; then \
+		echo "dkms remove smcr/$(VERSION) --all"; \
+		dkms remove smcr/$(VERSION) --all; \
+	fi
+	rm -rf $(DKMS_SRC)
+
 clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,15p' Makefile
+	@sed -n '3,21p' Makefile
