@@ -182,6 +182,8 @@ static int smc_release(struct socket *sock)
 		smc_listen_stop(smc);
 	if (smc_hs_pending(smc))
 		kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
+	else if (READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback)
+		smc_conn_release(smc);
 	WRITE_ONCE(smc->hs, SMC_HS_NONE);
 	sk->sk_state = SMC_CLOSED;
 	sk->sk_shutdown = SHUTDOWN_MASK;

@@ -76,6 +76,8 @@ static void smc_lgr_release(struct kref *ref)
 	struct smc_link_group *lgr = container_of(ref, struct smc_link_group,
 						  ref);
 
+	smc_buf_free_all(lgr);
+	xa_destroy(&lgr->conns_xa);
 	kfree(lgr);
 }
 
@@ -229,6 +231,7 @@ static void smc_lgr_free_work(struct work_struct *work)
 	/* no receive completions any more: nothing queues LLC work */
 	destroy_workqueue(lgr->llc_wq);
 	smc_llc_purge(lgr);
+	smc_conn_lgr_gone(lgr);
 	if (!leak)
 		smc_lgr_put(lgr);		/* the list's reference */
 }
@@ -304,8 +307,11 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 	INIT_WORK(&lgr->llc_work, smc_llc_work);
 	INIT_DELAYED_WORK(&lgr->linger, smc_lgr_linger_expired);
 	INIT_WORK(&lgr->free_work, smc_lgr_free_work);
+	smc_buf_init(lgr);
+	xa_init_flags(&lgr->conns_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	for (i = 0; i < SMC_LGR_LINKS; i++) {
 		lgr->lnk[i].lgr = lgr;
+		init_completion(&lgr->lnk[i].reg_done);
 		INIT_WORK(&lgr->lnk[i].down_work, smc_lgr_link_down_work);
 		INIT_DELAYED_WORK(&lgr->lnk[i].keepalive, smc_llc_keepalive);
 	}

@@ -20,11 +20,15 @@
 
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/xarray.h>
+#include <linux/completion.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
+#include <smcr/cursor.h>
 #include <smcr/llc.h>
 #include <smcr/qp_attr.h>
 
@@ -37,10 +41,10 @@ struct smc_clc_accept_info;
 #define SMC_WR_BUF_SIZE		44	/* LLC and CDC messages (A.3, A.4) */
 #define SMC_WR_TX_SLOTS		16	/* send buffers for LLC/CDC */
 #define SMC_WR_RX_BUFS		32	/* receive buffers posted */
-/* send queue: the message sends plus room for the RDMA writes of the data
- * path, plus one for ib_drain_sq()
+/* send queue: each message send with up to two RDMA writes before it (a
+ * write split at the ring's end), one RMB registration, one spare
  */
-#define SMC_WR_SQ_DEPTH		(3 * SMC_WR_TX_SLOTS + 1)
+#define SMC_WR_SQ_DEPTH		(3 * SMC_WR_TX_SLOTS + 2)
 #define SMC_WR_RQ_DEPTH		(SMC_WR_RX_BUFS + 1)
 #define SMC_WR_CQES_PER_LINK	(SMC_WR_SQ_DEPTH + SMC_WR_RQ_DEPTH)
 
@@ -100,6 +104,63 @@ struct smc_wr {
 	bool			mapped;
 };
 
+/* Buffer size classes: the RMBE size codes 0 (16 KiB) ... 5 (512 KiB) */
+#define SMC_BUF_CLASSES		6
+
+/**
+ * struct smc_buf - an RMB or send buffer of a link group (buf.c)
+ * @list: entry on lgr->bufs[@rmb][@cls]
+ * @rmb: an RMB (registered, written by the peer); else a send buffer
+ * @cls: size class of its elements
+ * @elem_size: bytes per element
+ * @nelem: elements (at most BITS_PER_LONG)
+ * @size: bytes
+ * @used: bit set per element in use
+ * @cpu: the memory, physically contiguous
+ * @sg: the memory as a DMA-mapped scatterlist of one entry
+ * @dma: DMA address of @cpu; for an RMB also its iova (the peer's vaddr)
+ * @mapped: @sg is DMA-mapped
+ * @mr: RMB: its memory region (rkey)
+ * @registered: RMB: the registration work request completed
+ *
+ * All fields but @cpu, @size and the geometry are under lgr->buf_lock.
+ */
+struct smc_buf {
+	struct list_head	list;
+	bool			rmb;
+	u8			cls;
+	u32			elem_size;
+	u32			nelem;
+	u32			size;
+	unsigned long		used;
+	void			*cpu;
+	struct scatterlist	sg;
+	u64			dma;
+	bool			mapped;
+	struct ib_mr		*mr;
+	bool			registered;
+};
+
+/**
+ * struct smc_buf_elem - one element of a buffer, owned by a connection
+ * @buf: the buffer; NULL when none is held
+ * @idx: element index, 0-based (CLC's RMBE index is @idx + 1)
+ */
+struct smc_buf_elem {
+	struct smc_buf	*buf;
+	u32		idx;
+};
+
+static inline void *smc_buf_elem_cpu(const struct smc_buf_elem *e)
+{
+	return (u8 *)e->buf->cpu + e->idx * e->buf->elem_size;
+}
+
+static inline u64 smc_buf_elem_dma(const struct smc_buf_elem *e)
+{
+	return e->buf->dma + e->idx * e->buf->elem_size;
+}
+
 /* Link states; the numbers are those Linux reports over netlink */
 enum smc_link_state {
 	SMC_LNK_UNUSED		= 0,	/* slot free */
@@ -131,6 +192,10 @@ enum smc_link_state {
  *	work only, plus the receive path clearing it)
  * @keepalive: TEST LINK keepalive (RFC 7609 4.5.3)
  * @down_work: takes the link group down after a fatal link error
+ * @write_cqe: completion entry of RDMA writes (wr.c)
+ * @reg_cqe: completion entry of RMB registrations (buf.c)
+ * @reg_done: completed by @reg_cqe
+ * @reg_status: status of the last registration; under lgr->buf_lock
  */
 struct smc_link {
 	struct smc_link_group	*lgr;
@@ -152,6 +217,10 @@ struct smc_link {
 	bool			test_pending;
 	struct delayed_work	keepalive;
 	struct work_struct	down_work;
+	struct ib_cqe		write_cqe;
+	struct ib_cqe		reg_cqe;
+	struct completion	reg_done;
+	int			reg_status;
 };
 
 /* Link slots per link group; smcr uses the first one so far */
@@ -196,6 +265,11 @@ struct smc_llc_waiter {
  * @linger: deletes the link group when it stayed unused for lgr_linger_ms
  * @free_work: tears the links down once the link group is terminated
  * @lnk: link slots
+ * @buf_lock: protects @bufs and @bufs_unmapped (buf.c)
+ * @bufs: RMBs ([1]) and send buffers ([0]) per size class
+ * @bufs_unmapped: the buffers lost their mappings (teardown)
+ * @conns_xa: SMC-R connections by alert token (xa_lock); each entry holds
+ *	a reference on its socket
  */
 struct smc_link_group {
 	struct list_head	list;
@@ -222,6 +296,74 @@ struct smc_link_group {
 	struct delayed_work	linger;
 	struct work_struct	free_work;
 	struct smc_link		lnk[SMC_LGR_LINKS];
+
+	struct mutex		buf_lock;	/* see above */
+	struct list_head	bufs[2][SMC_BUF_CLASSES];
+	bool			bufs_unmapped;
+	struct xarray		conns_xa;
+};
+
+/**
+ * struct smc_conn - the SMC-R side of a connection (RFC 7609 4)
+ * @lgr: its link group (a connection is counted there); NULL in fallback
+ * @lnk: the link its RDMA writes and CDC messages use
+ * @token: our alert token, key of the connection in lgr->conns_xa
+ * @peer_token: the peer's alert token
+ * @rmbe: our RMB element, written by the peer
+ * @sndbuf: our send buffer element; mirrors the peer's RMBE
+ * @rx_ring: geometry of @rmbe
+ * @tx_ring: geometry of the peer's RMBE (and of @sndbuf)
+ * @peer_rkey: rkey of the peer's RMB
+ * @peer_addr: address of the peer's RMBE (RMB vaddr + element offset)
+ * @lock: protects the cursors and flags below; taken by the CDC receive
+ *	path, so everything else holds it only briefly (spin_lock_bh)
+ * @rx_prod: the peer's producer cursor in @rmbe (from its CDC)
+ * @rx_cons: our consumer cursor in @rmbe
+ * @rx_cons_sent: @rx_cons as our last CDC message told it
+ * @tx_prod: our producer cursor in the peer's RMBE
+ * @tx_peer_cons: the peer's consumer cursor in its RMBE (from its CDC)
+ * @tx_seq: sequence number of our last CDC message
+ * @rx_seq: of the peer's last CDC message
+ * @rx_seq_valid: @rx_seq holds a received number
+ * @peer_flags: SMC_CDC_CONN_* the peer has sent (accumulated)
+ * @peer_blocked: the peer's last CDC had the writer-blocked flag
+ * @tx_blocked: we wait for room in the peer's RMBE
+ * @sent_flags: SMC_CDC_CONN_* we have sent
+ * @lgr_gone: the link group ended under the connection
+ * @released: the application closed the socket (socket lock)
+ * @end_work: ends the connection once both sides are done with it
+ *
+ * Sends (CDC and RDMA writes) are made under the socket lock, so they are
+ * posted in cursor order.
+ */
+struct smc_conn {
+	struct smc_link_group	*lgr;
+	struct smc_link		*lnk;
+	u32			token;
+	u32			peer_token;
+	struct smc_buf_elem	rmbe;
+	struct smc_buf_elem	sndbuf;
+	struct smc_ring		rx_ring;
+	struct smc_ring		tx_ring;
+	u32			peer_rkey;
+	u64			peer_addr;
+
+	spinlock_t		lock;	/* see above */
+	struct smc_cursor	rx_prod;
+	struct smc_cursor	rx_cons;
+	struct smc_cursor	rx_cons_sent;
+	struct smc_cursor	tx_prod;
+	struct smc_cursor	tx_peer_cons;
+	u16			tx_seq;
+	u16			rx_seq;
+	bool			rx_seq_valid;
+	u8			peer_flags;
+	bool			peer_blocked;
+	bool			tx_blocked;
+	u8			sent_flags;
+	bool			lgr_gone;
+	bool			released;
+	struct work_struct	end_work;
 };
 
 static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
@@ -265,7 +407,39 @@ int smc_wr_rx_post_all(struct smc_link *lnk);
 int smc_wr_drain(struct smc_link *lnk);
 int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
 int smc_wr_tx_send(struct smc_link *lnk, void *buf);
+int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
+		      u32 rkey);
 void smc_wr_tx_put(struct smc_link *lnk, void *buf);
+
+/* conn.c, tx.c, rx.c */
+struct smc_sock;
+int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr);
+int smc_conn_peer(struct smc_sock *smc,
+		  const struct smc_clc_accept_info *peer);
+void smc_conn_fill_clc(const struct smc_sock *smc,
+		       struct smc_clc_accept_info *info);
+void smc_conn_activate(struct smc_sock *smc);
+void smc_conn_discard(struct smc_sock *smc);
+void smc_conn_release(struct smc_sock *smc);
+int smc_conn_shutdown(struct smc_sock *smc, int how);
+void smc_conn_lgr_gone(struct smc_link_group *lgr);
+void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
+int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
+int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
+int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
+		   int flags);
+__poll_t smc_rx_poll(struct smc_sock *smc);
+int smc_rx_inq(struct smc_sock *smc);
+
+/* buf.c */
+u8 smc_buf_class(u32 size);
+int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
+		struct smc_buf_elem *out);
+void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e);
+int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf);
+void smc_buf_unmap_all(struct smc_link_group *lgr);
+void smc_buf_free_all(struct smc_link_group *lgr);
+void smc_buf_init(struct smc_link_group *lgr);
 
 /* llc.c */
 void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len);
@@ -277,7 +451,7 @@ int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 		 bool (*abort)(void *arg), void *arg);
 int smc_llc_confirm_link_server(struct smc_link *lnk);
 int smc_llc_confirm_link_client(struct smc_link *lnk,
-				struct smc_llc_waiter *w,
+				struct smc_llc_waiter *w, struct smc_buf *rmb,
 				bool (*abort)(void *arg), void *arg);
 void smc_llc_work(struct work_struct *work);
 void smc_llc_keepalive(struct work_struct *work);

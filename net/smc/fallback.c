@@ -15,7 +15,14 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "core.h"
 #include "smcr.h"
+
+/* Established over SMC-R: data moves by RDMA (tx.c, rx.c), not TCP */
+static bool smc_use_smcr(const struct smc_sock *smc)
+{
+	return READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback;
+}
 
 /* Wait until establishment decided; 0 or -EAGAIN / signal errno. */
 static int smc_wait_decided(struct smc_sock *smc, bool nonblock, bool rcv)
@@ -49,6 +56,8 @@ int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (rc)
 		return rc;
 	/* an error TCP reported asynchronously, moved to the AF_SMC socket */
+	if (smc_use_smcr(smc))
+		return smc_tx_sendmsg(smc, msg, len);
 	rc = sock_error(sock->sk);
 	if (rc)
 		return rc;
@@ -73,6 +82,8 @@ int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	rc = smc_wait_decided(smc, flags & MSG_DONTWAIT, true);
 	if (rc)
 		return rc;
+	if (smc_use_smcr(smc))
+		return smc_rx_recvmsg(smc, msg, len, flags);
 	rc = smc->clcsock->ops->recvmsg(smc->clcsock, msg, len, flags);
 	/*
 	 * A reset ends the TCP stream with an error that was moved to the
@@ -114,6 +125,8 @@ __poll_t smc_poll(struct file *file, struct socket *sock, poll_table *wait)
 	sock_poll_wait(file, sock, wait);
 	if (READ_ONCE(sk->sk_state) == SMC_LISTEN)
 		mask = smc_accept_poll(smc);
+	else if (smc_use_smcr(smc))
+		mask = smc_rx_poll(smc);
 	else if (!smc_hs_pending(smc) || smc_connect_failing(smc))
 		mask = smc->clcsock->ops->poll(file, smc->clcsock, NULL);
 	if (READ_ONCE(sk->sk_err))
@@ -144,6 +157,8 @@ int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 			break;
 		}
 	}
+	if (smc_use_smcr(smc) && cmd == SIOCINQ)
+		return put_user(smc_rx_inq(smc), (int __user *)arg);
 	return smc->clcsock->ops->ioctl(smc->clcsock, cmd, arg);
 }
 
@@ -255,6 +270,11 @@ int smc_shutdown(struct socket *sock, int how)
 	}
 	if (smc_hs_pending(smc)) {
 		rc = -ENOTCONN;
+		goto out;
+	}
+	if (smc_use_smcr(smc)) {
+		rc = smc_conn_shutdown(smc, how);
+		sk->sk_state_change(sk);
 		goto out;
 	}
 	rc = kernel_sock_shutdown(smc->clcsock, how);

@@ -63,6 +63,11 @@
 #include "core.h"
 #include "smcr.h"
 
+static bool smc_data_path;
+module_param_named(data_path, smc_data_path, bool, 0644);
+MODULE_PARM_DESC(data_path,
+		 "EXPERIMENTAL: move data over SMC-R once the link is up (N: continue over TCP after the link; default N)");
+
 static bool smc_test_clc_without_option;
 module_param_named(test_clc_without_option, smc_test_clc_without_option,
 		   bool, 0644);
@@ -259,9 +264,11 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		.type = SMC_LLC_CONFIRM_LINK, .response = false,
 	};
 	struct net *net = sock_net(&smc->sk);
+	bool data = READ_ONCE(smc_data_path);
 	bool first = acc->first_contact;
 	struct smc_link_group *lgr;
 	struct smc_link *lnk;
+	bool conn = false;
 	int rc, len;
 
 	if (!first) {
@@ -294,14 +301,28 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 			return smc_hs_decline(smc, smc_hs_link_err_code(rc));
 		}
 	}
+	if (data) {
+		/* from here on the connection owns the count on @lgr */
+		rc = smc_conn_create(smc, lgr);
+		conn = !rc;
+		if (!rc)
+			rc = smc_conn_peer(smc, acc);
+		if (!rc && !first)
+			rc = smc_buf_register(lgr, smc->conn.rmbe.buf);
+		if (rc)
+			goto decline;
+	}
 
 	smc_hs_link_info(acc, lnk);
+	if (data)
+		smc_conn_fill_clc(smc, acc);
 	len = smc_clc_confirm_build((struct smc_clc_accept_confirm *)hs->buf,
 				    acc);
 	rc = len < 0 ? len : smc_clc_send(smc, hs->buf, len);
 	if (!rc && first)
-		rc = smc_llc_confirm_link_client(lnk, &w, smc_hs_clc_pending,
-						 smc);
+		rc = smc_llc_confirm_link_client(lnk, &w,
+						 data ? smc->conn.rmbe.buf : NULL,
+						 smc_hs_clc_pending, smc);
 	else if (first)
 		smc_llc_cancel(lgr, &w);
 	if (first) {
@@ -309,13 +330,33 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 			smc_lgr_terminate(lgr, false);
 		smc_lgr_first_contact_unlock(false);
 	}
-	smc_lgr_conn_put(lgr);
+	if (!rc && data) {
+		smc_conn_activate(smc);
+		return 0;		/* SMC-R */
+	}
+	if (conn)
+		smc_conn_discard(smc);
+	else
+		smc_lgr_conn_put(lgr);
 	/* CONFIRM LINK failed because the server declined (C.2): fine */
 	if (rc && rc != -ECONNABORTED && rc != -ETIMEDOUT && rc != -ENOLINK)
 		return rc;
 	if (rc && !smc_clc_readable(smc))
 		return rc;
 	return smc_hs_client_final(smc, hs);
+
+decline:			/* in place of the Confirm */
+	if (first) {
+		smc_llc_cancel(lgr, &w);
+		smc_lgr_terminate(lgr, false);
+		smc_lgr_first_contact_unlock(false);
+	}
+	if (conn)
+		smc_conn_discard(smc);
+	else
+		smc_lgr_conn_put(lgr);
+	return smc_hs_decline(smc, rc == -ENOMEM ? SMC_CLC_DECL_MEM :
+			      SMC_CLC_DECL_ERR_REGBUF);
 }
 
 static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
@@ -385,7 +426,8 @@ int smc_hs_client(struct smc_sock *smc)
  * else the Decline code.
  */
 static u32 smc_hs_server_link(struct smc_link *lnk, bool first,
-			      const struct smc_clc_accept_info *conf)
+			      const struct smc_clc_accept_info *conf,
+			      struct smc_buf *rmb)
 {
 	if (!first) {
 		if (memcmp(conf->gid, lnk->peer.gid, SMC_GID_LEN) ||
@@ -397,6 +439,9 @@ static u32 smc_hs_server_link(struct smc_link *lnk, bool first,
 	smc_link_set_peer(lnk, conf);
 	if (smc_link_rtr(lnk) || smc_link_rts(lnk))
 		return SMC_CLC_DECL_ERR_RDYLNK;
+	/* the rkey of the Accept becomes valid before the client may write */
+	if (rmb && smc_buf_register(lnk->lgr, rmb))
+		return SMC_CLC_DECL_ERR_REGBUF;
 	if (smc_llc_confirm_link_server(lnk))
 		return SMC_CLC_DECL_TIMEOUT_CL;
 	return 0;
@@ -434,11 +479,12 @@ static struct smc_link_group *smc_hs_server_lgr(struct smc_sock *smc,
 static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 {
 	struct smc_clc_accept_info *acc = &hs->acc;
+	bool data = READ_ONCE(smc_data_path);
 	struct smc_link_group *lgr = NULL;
 	struct smc_link *lnk = NULL;
-	bool first = true;
+	bool first = true, conn = false;
 	u32 code = 0;
-	int len;
+	int len, rc;
 
 	if (hs->offer.roce) {
 		lgr = smc_hs_server_lgr(smc, hs, &first);
@@ -446,7 +492,22 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 			return smc_hs_decline(smc,
 					      smc_hs_link_err_code(PTR_ERR(lgr)));
 		lnk = &lgr->lnk[0];
+		if (data) {
+			/* the connection owns the count on @lgr from here */
+			rc = smc_conn_create(smc, lgr);
+			conn = !rc;
+			if (!rc && !first)
+				rc = smc_buf_register(lgr, smc->conn.rmbe.buf);
+			if (rc) {
+				code = rc == -ENOMEM ? SMC_CLC_DECL_MEM :
+						       SMC_CLC_DECL_ERR_REGBUF;
+				len = 0;
+				goto out;
+			}
+		}
 		smc_hs_link_info(acc, lnk);
+		if (data)
+			smc_conn_fill_clc(smc, acc);
 	} else {		/* test_fake_offer: no link */
 		memset(acc, 0, sizeof(*acc));
 		memcpy(acc->peer_id, smc_local_peer_id, SMC_PEER_ID_LEN);
@@ -486,17 +547,31 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		goto out;
 	}
 	len = 0;
-	code = smc_hs_server_link(lnk, first, acc);
-	/* no data path yet: the link is there, the connection uses TCP */
+	if (conn && smc_conn_peer(smc, acc))
+		code = SMC_CLC_DECL_ERR_REGBUF;
 	if (!code)
+		code = smc_hs_server_link(lnk, first, acc,
+					  conn ? smc->conn.rmbe.buf : NULL);
+	/* without the data path the link is there, the connection uses TCP */
+	if (!code && !conn)
 		code = SMC_CLC_DECL_ERR_REGBUF;
 out:
 	if (lgr) {
-		if (first && (code != SMC_CLC_DECL_ERR_REGBUF || len))
+		bool ok = !code && !len;	/* SMC-R */
+
+		if (first && !ok && (code != SMC_CLC_DECL_ERR_REGBUF || len ||
+				     conn))
 			smc_lgr_terminate(lgr, false);
 		if (first)
 			smc_lgr_first_contact_unlock(true);
-		smc_lgr_conn_put(lgr);
+		if (ok) {
+			smc_conn_activate(smc);
+			return 0;
+		}
+		if (conn)
+			smc_conn_discard(smc);
+		else
+			smc_lgr_conn_put(lgr);
 	}
 	if (code && !len)
 		return smc_hs_decline(smc, code);

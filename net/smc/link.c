@@ -267,6 +267,9 @@ int smc_link_teardown(struct smc_link *lnk)
 		lnk->qp = NULL;
 	}
 	cancel_work_sync(&lnk->down_work);
+	/* the link group's buffers are mapped on its first link's device */
+	if (!rc && lnk == &lnk->lgr->lnk[0])
+		smc_buf_unmap_all(lnk->lgr);
 	if (!rc)
 		smc_wr_free(lnk);
 	smc_ib_put(lnk->sdev);

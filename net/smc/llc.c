@@ -455,16 +455,18 @@ int smc_llc_confirm_link_server(struct smc_link *lnk)
  * @lnk: the new link, in RTR
  * @w: registered with smc_llc_expect() for the CONFIRM LINK request
  *	before the CLC Confirm went out
+ * @rmb: an RMB to register once the QP can send, before the reply lets
+ *	the server write (NULL: none)
  * @abort: see smc_llc_wait()
  * @arg: for @abort
  *
- * Waits for the server's CONFIRM LINK, moves the QP to RTS and replies;
- * the link is then ACTIVE.
+ * Waits for the server's CONFIRM LINK, moves the QP to RTS, registers
+ * @rmb and replies; the link is then ACTIVE.
  *
  * Return: 0, or a negative errno: the link could not be confirmed.
  */
 int smc_llc_confirm_link_client(struct smc_link *lnk,
-				struct smc_llc_waiter *w,
+				struct smc_llc_waiter *w, struct smc_buf *rmb,
 				bool (*abort)(void *arg), void *arg)
 {
 	struct smc_llc_msg_info resp;
@@ -480,6 +482,11 @@ int smc_llc_confirm_link_client(struct smc_link *lnk,
 	rc = smc_link_rts(lnk);
 	if (rc)
 		return rc;
+	if (rmb) {
+		rc = smc_buf_register(lnk->lgr, rmb);
+		if (rc)
+			return rc;
+	}
 	smc_llc_confirm_link_fill(lnk, &resp, true);
 	rc = smc_llc_send(lnk, &resp, true);
 	if (rc)

@@ -13,6 +13,7 @@
 #include <net/sock.h>
 #include <smcr/clc.h>
 
+#include "core.h"
 #include "ib.h"
 
 /*
@@ -92,6 +93,7 @@ struct smc_clcsk_cb {
  *	it is on the listener's @hs_q or @accept_q; NULL once accepted
  * @accept_node: child: entry on the listener's @hs_q or @accept_q
  * @list_node: entry on the global socket list (diag); see af_smc.c
+ * @conn: the SMC-R connection, when the handshake chose SMC-R (core.h)
  */
 struct smc_sock {
 	struct sock		sk;
@@ -118,6 +120,7 @@ struct smc_sock {
 	struct list_head	accept_node;
 
 	struct hlist_node	list_node;
+	struct smc_conn		conn;
 };
 
 /**

@@ -96,7 +96,8 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	lnk->last_rx = jiffies;
 	if (wc->byte_len >= 1 && buf[0] != SMC_CDC_MSG_TYPE)
 		smc_llc_rx(lnk, buf, wc->byte_len);
-	/* CDC messages have no consumer before the data path exists */
+	else if (wc->byte_len >= 1)
+		smc_cdc_rx(lnk, buf, wc->byte_len);
 	ib_dma_sync_single_for_device(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
 				      DMA_FROM_DEVICE);
 	if (READ_ONCE(lnk->state) != SMC_LNK_INACTIVE &&
@@ -290,6 +291,64 @@ void smc_wr_tx_put(struct smc_link *lnk, void *buf)
 {
 	clear_bit(smc_wr_tx_idx(lnk, buf), &lnk->wr.tx_busy);
 	wake_up(&lnk->wr.tx_wait);
+}
+
+static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smc_link *lnk = container_of(wc->wr_cqe, struct smc_link,
+					    write_cqe);
+
+	if (atomic_dec_and_test(&lnk->wr.tx_posted))
+		wake_up(&lnk->wr.tx_wait);
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		smc_link_down(lnk);
+}
+
+/**
+ * smc_wr_rdma_write() - post an RDMA WRITE from a send buffer
+ * @lnk: an ACTIVE link
+ * @local: DMA address of the data (a send buffer element)
+ * @len: bytes
+ * @remote: address in the peer's RMB
+ * @rkey: the peer RMB's rkey
+ *
+ * Signaled, like every WR of smcr, so the drain at teardown can count it.
+ * The CDC message posted after it reaches the peer only after the data
+ * (RC ordering).
+ *
+ * Return: 0, -ENOLINK, or the errno of ib_post_send() (link taken down).
+ */
+int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
+		      u32 rkey)
+{
+	struct ib_sge sge = {
+		.addr	= local,
+		.length	= len,
+		.lkey	= lnk->sdev->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_cqe		= &lnk->write_cqe,
+			.sg_list	= &sge,
+			.num_sge	= 1,
+			.opcode		= IB_WR_RDMA_WRITE,
+			.send_flags	= IB_SEND_SIGNALED,
+		},
+		.remote_addr	= remote,
+		.rkey		= rkey,
+	};
+	int rc;
+
+	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
+		return -ENOLINK;
+	lnk->write_cqe.done = smc_wr_write_done;
+	atomic_inc(&lnk->wr.tx_posted);
+	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
+	if (rc) {
+		atomic_dec(&lnk->wr.tx_posted);
+		smc_link_down(lnk);
+	}
+	return rc;
 }
 
 /**

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: RMBs and send buffers of a link group (RFC 7609 2.1, 4.1, 4.2).
+ *
+ * Both kinds are physically contiguous buffers of SMC_BUF_SIZE bytes (or
+ * one element, if that is larger), DMA-mapped on the link group's device
+ * and split into equal elements of a size class (16 KiB ... 512 KiB). A
+ * connection takes one element of each: an RMBE the peer writes into, and
+ * a send buffer it stages its RDMA writes in. Elements of one buffer serve
+ * any connection of the link group, of any process - this is how many
+ * connections share one registered RMB.
+ *
+ * An RMB is registered once: ib_alloc_mr() fixes its rkey, which the CLC
+ * Accept or Confirm announces; the fast-registration work request that
+ * makes the rkey valid (smc_buf_register()) is posted once the link can
+ * send (RTS), always before the peer may write. A connection that finds a
+ * free element in an existing RMB needs no LLC exchange at all (with one
+ * link per link group the rkey travels in CLC; CONFIRM RKEY is needed only
+ * for further links).
+ *
+ * Send buffers are not registered: RDMA writes read them with the PD's
+ * local DMA lkey.
+ *
+ * Teardown: the memory registrations and DMA mappings go with the link
+ * group's links (smc_buf_unmap_all(), the device is still there); the
+ * memory itself only when the link group is freed (smc_buf_free_all()),
+ * since a reader may still copy from an RMBE of a connection that the
+ * link group's end just aborted.
+ *
+ * Locking: lgr->buf_lock (a mutex) protects the buffer lists and element
+ * bitmaps, and serializes registration.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/slab.h>
+#include <smcr/clc.h>
+
+#include "core.h"
+
+#define SMC_BUF_SIZE		(256U << 10)	/* per buffer, at least */
+
+static u32 smc_buf_elem_size(u8 cls)
+{
+	return smc_clc_rmbe_size(cls);
+}
+
+static void smc_buf_release(struct smc_buf *buf)
+{
+	free_pages((unsigned long)buf->cpu, get_order(buf->size));
+	kfree(buf);
+}
+
+static struct smc_buf *smc_buf_new(struct smc_link *lnk, bool rmb, u8 cls)
+{
+	struct ib_device *ibdev = lnk->sdev->ibdev;
+	u32 elem = smc_buf_elem_size(cls);
+	struct smc_buf *buf;
+	int n;
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	buf->rmb = rmb;
+	buf->cls = cls;
+	buf->elem_size = elem;
+	buf->size = max(elem, SMC_BUF_SIZE);
+	buf->nelem = buf->size / elem;
+	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
+					    __GFP_NOWARN,
+					    get_order(buf->size));
+	if (!buf->cpu)
+		goto err_free;
+	sg_init_one(&buf->sg, buf->cpu, buf->size);
+	n = ib_dma_map_sg(ibdev, &buf->sg, 1,
+			  rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+	if (n != 1)
+		goto err_pages;
+	buf->mapped = true;
+	buf->dma = sg_dma_address(&buf->sg);
+	if (!rmb)
+		return buf;
+	buf->mr = ib_alloc_mr(lnk->sdev->pd, IB_MR_TYPE_MEM_REG,
+			      buf->size >> PAGE_SHIFT);
+	if (IS_ERR(buf->mr)) {
+		buf->mr = NULL;
+		goto err_unmap;
+	}
+	n = ib_map_mr_sg(buf->mr, &buf->sg, 1, NULL, PAGE_SIZE);
+	if (n != 1)
+		goto err_mr;
+	return buf;
+
+err_mr:
+	ib_dereg_mr(buf->mr);
+err_unmap:
+	ib_dma_unmap_sg(ibdev, &buf->sg, 1,
+			rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+err_pages:
+	free_pages((unsigned long)buf->cpu, get_order(buf->size));
+err_free:
+	kfree(buf);
+	return NULL;
+}
+
+/**
+ * smc_buf_class() - size class of an element of at least @size bytes
+ * @size: wanted size; clamped to the classes smcr offers
+ *
+ * Return: the class, the RMBE size code of A.2.3 (0 = 16 KiB ... 5 =
+ * 512 KiB).
+ */
+u8 smc_buf_class(u32 size)
+{
+	int code = smc_clc_rmbe_code(clamp_t(u32, size, SMC_CLC_RMBE_MIN_SIZE,
+					     smc_clc_rmbe_size(SMC_BUF_CLASSES - 1)));
+
+	return code < 0 ? 0 : code;
+}
+
+/**
+ * smc_buf_get() - take a free element of a size class
+ * @lgr: the link group
+ * @rmb: an RMB element (else a send buffer element)
+ * @cls: size class, below SMC_BUF_CLASSES
+ * @out: filled on success
+ *
+ * Uses a free element of an existing buffer, else allocates (and for an
+ * RMB prepares the registration of) a new buffer.
+ *
+ * Context: process; takes lgr->buf_lock.
+ * Return: 0, -ENOLINK if the link group is gone, or -ENOMEM.
+ */
+int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
+		struct smc_buf_elem *out)
+{
+	struct list_head *head = &lgr->bufs[rmb][cls];
+	struct smc_buf *buf;
+	int rc = -ENOMEM;
+	u32 idx;
+
+	mutex_lock(&lgr->buf_lock);
+	if (lgr->bufs_unmapped) {
+		rc = -ENOLINK;
+		goto out;
+	}
+	list_for_each_entry(buf, head, list) {
+		idx = find_first_zero_bit(&buf->used, buf->nelem);
+		if (idx < buf->nelem)
+			goto found;
+	}
+	buf = smc_buf_new(&lgr->lnk[0], rmb, cls);
+	if (!buf)
+		goto out;
+	list_add_tail(&buf->list, head);
+	idx = 0;
+found:
+	set_bit(idx, &buf->used);
+	out->buf = buf;
+	out->idx = idx;
+	rc = 0;
+out:
+	mutex_unlock(&lgr->buf_lock);
+	return rc;
+}
+
+/**
+ * smc_buf_put() - give an element back to its link group
+ * @lgr: the link group
+ * @e: from smc_buf_get(); cleared
+ *
+ * The element is zeroed before reuse (a new connection must not read an
+ * old one's data).
+ */
+void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e)
+{
+	if (!e->buf)
+		return;
+	mutex_lock(&lgr->buf_lock);
+	memset(smc_buf_elem_cpu(e), 0, e->buf->elem_size);
+	clear_bit(e->idx, &e->buf->used);
+	mutex_unlock(&lgr->buf_lock);
+	e->buf = NULL;
+}
+
+static void smc_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smc_link *lnk = container_of(wc->wr_cqe, struct smc_link,
+					    reg_cqe);
+
+	lnk->reg_status = wc->status;
+	if (atomic_dec_and_test(&lnk->wr.tx_posted))
+		wake_up(&lnk->wr.tx_wait);
+	complete(&lnk->reg_done);
+}
+
+/**
+ * smc_buf_register() - make an RMB's rkey valid on the link group's link
+ * @lgr: the link group
+ * @buf: an RMB from smc_buf_get()
+ *
+ * Posts the fast-registration work request once per RMB and waits for it.
+ * Call when the link is in RTS, before the peer may write.
+ *
+ * Context: process; takes lgr->buf_lock.
+ * Return: 0, or a negative errno (the link is then taken down).
+ */
+int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf)
+{
+	struct smc_link *lnk = &lgr->lnk[0];
+	struct ib_reg_wr wr = {
+		.wr = {
+			.wr_cqe		= &lnk->reg_cqe,
+			.opcode		= IB_WR_REG_MR,
+			.send_flags	= IB_SEND_SIGNALED,
+		},
+		.mr	= buf->mr,
+		.key	= buf->mr->rkey,
+		.access	= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+	};
+	long left;
+	int rc = 0;
+
+	mutex_lock(&lgr->buf_lock);
+	if (buf->registered)
+		goto out;
+	rc = -ENOLINK;
+	if (lgr->bufs_unmapped || !lnk->qp)
+		goto out;
+	lnk->reg_cqe.done = smc_buf_reg_done;
+	reinit_completion(&lnk->reg_done);
+	atomic_inc(&lnk->wr.tx_posted);
+	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
+	if (rc) {
+		atomic_dec(&lnk->wr.tx_posted);
+		smc_link_down(lnk);
+		goto out;
+	}
+	left = wait_for_completion_timeout(&lnk->reg_done,
+					   msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms)));
+	if (!left) {
+		/* the completion still comes (the drain flushes it) */
+		smc_link_down(lnk);
+		rc = -ETIMEDOUT;
+		goto out;
+	}
+	if (lnk->reg_status != IB_WC_SUCCESS) {
+		smc_link_down(lnk);
+		rc = -EIO;
+		goto out;
+	}
+	buf->registered = true;
+	rc = 0;
+out:
+	mutex_unlock(&lgr->buf_lock);
+	return rc;
+}
+
+/**
+ * smc_buf_unmap_all() - drop the registrations and DMA mappings
+ * @lgr: a terminated link group whose QP is destroyed
+ *
+ * The memory stays until smc_buf_free_all(); no element can be taken any
+ * more.
+ */
+void smc_buf_unmap_all(struct smc_link_group *lgr)
+{
+	struct ib_device *ibdev;
+	struct smc_buf *buf;
+	int rmb, cls;
+
+	mutex_lock(&lgr->buf_lock);
+	lgr->bufs_unmapped = true;
+	for (rmb = 0; rmb < 2; rmb++) {
+		for (cls = 0; cls < SMC_BUF_CLASSES; cls++) {
+			list_for_each_entry(buf, &lgr->bufs[rmb][cls], list) {
+				if (!buf->mapped)
+					continue;
+				ibdev = lgr->lnk[0].sdev->ibdev;
+				if (buf->mr)
+					ib_dereg_mr(buf->mr);
+				buf->mr = NULL;
+				ib_dma_unmap_sg(ibdev, &buf->sg, 1,
+						rmb ? DMA_FROM_DEVICE :
+						DMA_TO_DEVICE);
+				buf->mapped = false;
+			}
+		}
+	}
+	mutex_unlock(&lgr->buf_lock);
+}
+
+/**
+ * smc_buf_free_all() - free every buffer of a link group
+ * @lgr: a link group being freed (no connection refers to it)
+ */
+void smc_buf_free_all(struct smc_link_group *lgr)
+{
+	struct smc_buf *buf, *tmp;
+	int rmb, cls;
+
+	for (rmb = 0; rmb < 2; rmb++)
+		for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
+			list_for_each_entry_safe(buf, tmp,
+						 &lgr->bufs[rmb][cls], list) {
+				list_del(&buf->list);
+				smc_buf_release(buf);
+			}
+}
+
+/**
+ * smc_buf_init() - set up the buffer lists of a new link group
+ * @lgr: the link group
+ */
+void smc_buf_init(struct smc_link_group *lgr)
+{
+	int rmb, cls;
+
+	mutex_init(&lgr->buf_lock);
+	for (rmb = 0; rmb < 2; rmb++)
+		for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
+			INIT_LIST_HEAD(&lgr->bufs[rmb][cls]);
+}

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: an SMC-R connection on a link group - its buffers, CDC messages
+ * and end (RFC 7609 4.3 - 4.8).
+ *
+ * Setup (from the CLC exchange): smc_conn_create() takes an RMB element
+ * (at least the socket's receive buffer, 4.1) and an alert token;
+ * smc_conn_peer() records the peer's RMBE from its Accept or Confirm and
+ * takes a send buffer element of the same size, which mirrors the peer's
+ * RMBE: the bytes for peer offset X are staged at offset X.
+ *
+ * CDC (A.4): every message carries our producer cursor in the peer's RMBE
+ * and our consumer cursor in ours. The receive path (smc_cdc_rx(),
+ * completion context) validates them against the rings, stores them and
+ * wakes the socket.
+ *
+ * RMBE cursors start at 0: smcr announces "no RMBE eye catcher" in CONFIRM
+ * LINK, as Linux does.
+ *
+ * End: close() sends PeerConnectionClosed (C) - or abnormal close (A)
+ * with SO_LINGER 0 - and our RMBE stays ours until the peer said it will
+ * not write any more (its C or A), or the link group is gone (4.4.2: an
+ * element is reused only when both sides are done with it). Then
+ * smc_conn_end() gives the elements back and drops the connection's
+ * references. The link group's end aborts every connection on it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/xarray.h>
+#include <smcr/cdc_wire.h>
+
+#include "core.h"
+#include "smcr.h"
+
+#define SMC_CDC_CONN_DONE	(SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)
+
+static void smc_conn_end_work(struct work_struct *work);
+
+/**
+ * smc_conn_create() - an SMC-R connection for @smc on @lgr
+ * @smc: socket in its CLC exchange
+ * @lgr: from smc_lgr_find() or smc_lgr_create(); the connection takes
+ *	over the caller's count (released by smc_conn_discard() or at the
+ *	connection's end)
+ *
+ * Return: 0, or -ENOMEM/-ENOLINK (nothing held; the caller still owns
+ * its count on @lgr).
+ */
+int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
+{
+	struct smc_conn *conn = &smc->conn;
+	u8 cls = smc_buf_class(READ_ONCE(smc->sk.sk_rcvbuf) / 2);
+	int rc;
+
+	memset(conn, 0, sizeof(*conn));
+	spin_lock_init(&conn->lock);
+	INIT_WORK(&conn->end_work, smc_conn_end_work);
+	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
+	if (rc)
+		return rc;
+	rc = xa_alloc_bh(&lgr->conns_xa, &conn->token, smc, xa_limit_32b,
+			 GFP_KERNEL);
+	if (rc) {
+		smc_buf_put(lgr, &conn->rmbe);
+		return rc;
+	}
+	sock_hold(&smc->sk);		/* the table's reference */
+	conn->lgr = lgr;
+	conn->lnk = &lgr->lnk[0];
+	smc_ring_init(&conn->rx_ring, conn->rmbe.buf->elem_size, false);
+	conn->rx_prod = smc_curs_first(&conn->rx_ring);
+	conn->rx_cons = conn->rx_prod;
+	conn->rx_cons_sent = conn->rx_prod;
+	return 0;
+}
+
+/**
+ * smc_conn_fill_clc() - our buffer fields of an Accept or Confirm
+ * @smc: socket after smc_conn_create()
+ * @info: RMB rkey, RMBE index, alert token, size code and RMB address
+ */
+void smc_conn_fill_clc(const struct smc_sock *smc,
+		       struct smc_clc_accept_info *info)
+{
+	const struct smc_conn *conn = &smc->conn;
+	const struct smc_buf *buf = conn->rmbe.buf;
+
+	info->rmb_rkey = buf->mr->rkey;
+	info->rmbe_idx = conn->rmbe.idx + 1;
+	info->rmbe_alert_token = conn->token;
+	info->rmbe_size_code = buf->cls;
+	info->rmb_vaddr = buf->dma;
+}
+
+/**
+ * smc_conn_peer() - the peer's RMBE, from its Accept or Confirm
+ * @smc: socket after smc_conn_create()
+ * @peer: the peer's message
+ *
+ * Return: 0, -EPROTO if the peer's RMBE is unusable (index 0, or a size
+ * beyond what smcr's send buffers mirror), or -ENOMEM.
+ */
+int smc_conn_peer(struct smc_sock *smc,
+		  const struct smc_clc_accept_info *peer)
+{
+	struct smc_conn *conn = &smc->conn;
+	u32 size = smc_clc_rmbe_size(peer->rmbe_size_code);
+	int rc;
+
+	if (!peer->rmbe_idx || peer->rmbe_size_code >= SMC_BUF_CLASSES ||
+	    !size)
+		return -EPROTO;
+	rc = smc_buf_get(conn->lgr, false, peer->rmbe_size_code,
+			 &conn->sndbuf);
+	if (rc)
+		return rc;
+	conn->peer_token = peer->rmbe_alert_token;
+	conn->peer_rkey = peer->rmb_rkey;
+	conn->peer_addr = peer->rmb_vaddr + (u64)(peer->rmbe_idx - 1) * size;
+	/* a client on subsequent contact may send before the server got
+	 * here: smc_cdc_rx() reads the ring under the lock
+	 */
+	spin_lock_bh(&conn->lock);
+	smc_ring_init(&conn->tx_ring, size, false);
+	conn->tx_prod = smc_curs_first(&conn->tx_ring);
+	conn->tx_peer_cons = conn->tx_prod;
+	spin_unlock_bh(&conn->lock);
+	return 0;
+}
+
+/**
+ * smc_conn_activate() - the connection moves its data over SMC-R now
+ * @smc: socket at the end of a successful CLC exchange
+ */
+void smc_conn_activate(struct smc_sock *smc)
+{
+	smc_stats_buf(sock_net(&smc->sk), false, SMC_STATS_BUF_ALLOC,
+		      smc->conn.rx_ring.size);
+	smc_stats_buf(sock_net(&smc->sk), true, SMC_STATS_BUF_ALLOC,
+		      smc->conn.tx_ring.size);
+}
+
+/* Give everything back; the connection no longer exists on the wire. */
+static void smc_conn_end(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_link_group *lgr = conn->lgr;
+
+	if (!lgr)
+		return;
+	xa_erase_bh(&lgr->conns_xa, conn->token);
+	smc_buf_put(lgr, &conn->rmbe);
+	smc_buf_put(lgr, &conn->sndbuf);
+	conn->lgr = NULL;
+	smc_lgr_conn_put(lgr);
+	sock_put(&smc->sk);		/* the table's reference */
+}
+
+/**
+ * smc_conn_discard() - undo smc_conn_create() of a connection that never
+ *	went into use (the handshake failed or fell back)
+ * @smc: the socket
+ */
+void smc_conn_discard(struct smc_sock *smc)
+{
+	smc_conn_end(smc);
+}
+
+static void smc_conn_end_work(struct work_struct *work)
+{
+	struct smc_conn *conn = container_of(work, struct smc_conn, end_work);
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+
+	lock_sock(&smc->sk);
+	smc_conn_end(smc);
+	release_sock(&smc->sk);
+	sock_put(&smc->sk);		/* the work's reference */
+}
+
+/* Both sides are done: queue the end (not in completion context). */
+static void smc_conn_end_later(struct smc_sock *smc)
+{
+	sock_hold(&smc->sk);
+	if (!queue_work(smc_lgr_wq, &smc->conn.end_work))
+		sock_put(&smc->sk);
+}
+
+static bool smc_conn_peer_done(struct smc_conn *conn)
+{
+	return (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_DONE) ||
+	       READ_ONCE(conn->lgr_gone);
+}
+
+/**
+ * smc_cdc_send() - send a CDC message with the current cursors
+ * @smc: an SMC-R socket, socket lock held
+ * @conn_flags: SMC_CDC_CONN_* to add to what was sent before
+ *
+ * Waits for a free send buffer.
+ *
+ * Return: 0 or a negative errno (-ENOLINK when the link is gone).
+ */
+int smc_cdc_send(struct smc_sock *smc, u8 conn_flags)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_cdc_info info = {};
+	void *buf;
+	int rc;
+
+	if (READ_ONCE(conn->lnk->state) != SMC_LNK_ACTIVE)
+		return -ENOLINK;
+	rc = smc_wr_tx_get(conn->lnk, true, &buf);
+	if (rc)
+		return rc;
+	spin_lock_bh(&conn->lock);
+	info.seqno = ++conn->tx_seq;
+	info.token = conn->peer_token;
+	info.prod = conn->tx_prod;
+	info.cons = conn->rx_cons;
+	if (conn->tx_blocked)
+		info.prod_flags |= SMC_CDC_PROD_WRITE_BLOCKED;
+	conn->sent_flags |= conn_flags;
+	info.conn_flags = conn->sent_flags;
+	conn->rx_cons_sent = conn->rx_cons;
+	spin_unlock_bh(&conn->lock);
+	smc_cdc_build(buf, &info);
+	return smc_wr_tx_send(conn->lnk, buf);
+}
+
+static void smc_conn_wake(struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_all(&wq->wait);
+	rcu_read_unlock();
+	sk_wake_async(sk, SOCK_WAKE_WAITD, POLL_IN);
+}
+
+/**
+ * smc_cdc_rx() - a CDC message arrived on a link
+ * @lnk: the link
+ * @msg: the received bytes
+ * @len: their number
+ *
+ * Context: receive completion (workqueue); does not sleep.
+ */
+void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
+{
+	const struct smc_cdc_msg_wire *wire = msg;
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_cdc_info info;
+	struct smc_ring tx_ring;
+	struct smc_conn *conn;
+	struct smc_sock *smc;
+	bool end = false;
+
+	if (len < sizeof(*wire) || READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
+		return;
+	xa_lock_bh(&lgr->conns_xa);
+	smc = xa_load(&lgr->conns_xa, be32_to_cpu(wire->token));
+	if (smc)
+		sock_hold(&smc->sk);
+	xa_unlock_bh(&lgr->conns_xa);
+	if (!smc)
+		return;
+	conn = &smc->conn;
+	spin_lock_bh(&conn->lock);
+	tx_ring = conn->tx_ring;
+	spin_unlock_bh(&conn->lock);
+	/* before smc_conn_peer() (server, racing the client's first CDC)
+	 * the peer's consumer cursor can only be its first one
+	 */
+	if (!tx_ring.size)
+		tx_ring = conn->rx_ring;
+	if (smc_cdc_parse(msg, len, &conn->rx_ring, &tx_ring, &info) ||
+	    (info.prod_flags & SMC_CDC_PROD_FAILOVER))
+		goto out;
+	spin_lock_bh(&conn->lock);
+	if (conn->rx_seq_valid && !smc_cdc_seq_after(info.seqno, conn->rx_seq)) {
+		spin_unlock_bh(&conn->lock);
+		goto out;	/* old or duplicate */
+	}
+	conn->rx_seq = info.seqno;
+	conn->rx_seq_valid = true;
+	/* cursors only move forward, and never past what the other side
+	 * made available
+	 */
+	if (smc_curs_readable(&conn->rx_ring, info.prod, conn->rx_cons) >= 0 &&
+	    smc_curs_cmp(&conn->rx_ring, info.prod, conn->rx_prod) >= 0)
+		conn->rx_prod = info.prod;
+	if (conn->tx_ring.size &&
+	    smc_curs_free(&conn->tx_ring, conn->tx_prod, info.cons) >= 0 &&
+	    smc_curs_cmp(&conn->tx_ring, info.cons, conn->tx_peer_cons) >= 0)
+		conn->tx_peer_cons = info.cons;
+	conn->peer_blocked = info.prod_flags & SMC_CDC_PROD_WRITE_BLOCKED;
+	conn->peer_flags |= info.conn_flags;
+	end = conn->released && (conn->peer_flags & SMC_CDC_CONN_DONE);
+	spin_unlock_bh(&conn->lock);
+	if (info.conn_flags & SMC_CDC_CONN_ABORT)
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	smc_conn_wake(&smc->sk);
+	if (end)
+		smc_conn_end_later(smc);
+out:
+	sock_put(&smc->sk);
+}
+
+/**
+ * smc_conn_shutdown() - shutdown() of an SMC-R connection
+ * @smc: the socket, socket lock held
+ * @how: SHUT_RD, SHUT_WR or SHUT_RDWR
+ *
+ * Return: 0 or a negative errno.
+ */
+int smc_conn_shutdown(struct smc_sock *smc, int how)
+{
+	struct sock *sk = &smc->sk;
+	int rc = 0;
+
+	if (how != SHUT_WR)
+		sk->sk_shutdown |= RCV_SHUTDOWN;
+	if (how != SHUT_RD && !(sk->sk_shutdown & SEND_SHUTDOWN)) {
+		sk->sk_shutdown |= SEND_SHUTDOWN;
+		if (!smc_conn_peer_done(&smc->conn))
+			rc = smc_cdc_send(smc, SMC_CDC_CONN_DONE_WRITING);
+	}
+	smc_conn_wake(sk);
+	return rc == -ENOLINK ? 0 : rc;
+}
+
+/**
+ * smc_conn_release() - the application closed an SMC-R socket
+ * @smc: the socket, socket lock held
+ *
+ * Tells the peer (C, or A with SO_LINGER 0); the connection ends at once
+ * if the peer is done, else when its C or A arrives.
+ */
+void smc_conn_release(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	bool end;
+	u8 flags;
+
+	if (!conn->lgr)
+		return;
+	if (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime)
+		flags = SMC_CDC_CONN_ABORT;
+	else
+		flags = SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED;
+	/* even after the peer's C: ours lets it reuse its RMBE */
+	if (!READ_ONCE(conn->lgr_gone) && smc_cdc_send(smc, flags))
+		WRITE_ONCE(conn->lgr_gone, true);	/* link down */
+	spin_lock_bh(&conn->lock);
+	conn->released = true;
+	end = (conn->peer_flags & SMC_CDC_CONN_DONE) || conn->lgr_gone ||
+	      (flags & SMC_CDC_CONN_ABORT);
+	spin_unlock_bh(&conn->lock);
+	if (end)
+		smc_conn_end(smc);
+}
+
+/**
+ * smc_conn_lgr_gone() - abort every connection of a terminated link group
+ * @lgr: the link group, its links torn down (no CDC arrives any more)
+ */
+void smc_conn_lgr_gone(struct smc_link_group *lgr)
+{
+	struct smc_sock *smc;
+	unsigned long token;
+	bool end;
+
+	/* under the table's lock: an entry is a live socket */
+	xa_lock_bh(&lgr->conns_xa);
+	xa_for_each(&lgr->conns_xa, token, smc) {
+		struct smc_conn *conn = &smc->conn;
+
+		spin_lock(&conn->lock);
+		conn->lgr_gone = true;
+		end = conn->released;
+		spin_unlock(&conn->lock);
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+		smc_conn_wake(&smc->sk);
+		if (end)
+			smc_conn_end_later(smc);
+	}
+	xa_unlock_bh(&lgr->conns_xa);
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: sending on an SMC-R connection (RFC 7609 4.3, 4.5, 4.7).
+ *
+ * sendmsg copies into the send buffer at our producer cursor, RDMA-writes
+ * the same range into the peer's RMBE (two writes when it wraps), then
+ * sends a CDC message with the new producer cursor. RC ordering makes the
+ * data arrive before the CDC message that announces it.
+ *
+ * Flow control (4.7.3, 4.7.4): we never write past the peer's consumer
+ * cursor. With no room, the writer-blocked flag goes out in a CDC message
+ * and the sender sleeps until the peer's consumer cursor moves (its CDC
+ * message wakes us).
+ *
+ * Not yet: small-send batching (4.5.2), urgent data, corking.
+ */
+#include <linux/uio.h>
+#include <net/sock.h>
+#include <smcr/cdc_wire.h>
+
+#include "core.h"
+#include "smcr.h"
+
+static int smc_tx_room(struct smc_conn *conn, struct smc_cursor *prod)
+{
+	int room;
+
+	spin_lock_bh(&conn->lock);
+	room = smc_curs_free(&conn->tx_ring, conn->tx_prod,
+			     conn->tx_peer_cons);
+	*prod = conn->tx_prod;
+	spin_unlock_bh(&conn->lock);
+	return room;
+}
+
+/* What ends a wait for room, or makes sending fail */
+static int smc_tx_error(struct smc_sock *smc)
+{
+	struct sock *sk = &smc->sk;
+	struct smc_conn *conn = &smc->conn;
+
+	if (READ_ONCE(sk->sk_err))
+		return sock_error(sk) ?: -ECONNRESET;
+	if (sk->sk_shutdown & SEND_SHUTDOWN)
+		return -EPIPE;
+	if (READ_ONCE(conn->lgr_gone) ||
+	    READ_ONCE(conn->lnk->state) != SMC_LNK_ACTIVE)
+		return -ECONNRESET;
+	if (READ_ONCE(conn->peer_flags) &
+	    (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT))
+		return -EPIPE;
+	return 0;
+}
+
+static bool smc_tx_can_go(struct smc_sock *smc)
+{
+	struct smc_cursor prod;
+
+	return smc_tx_error(smc) || smc_tx_room(&smc->conn, &prod) > 0;
+}
+
+/* Copy @n bytes at @prod into the send buffer and write them to the peer */
+static int smc_tx_write(struct smc_sock *smc, struct msghdr *msg,
+			struct smc_cursor prod, u32 n)
+{
+	struct smc_conn *conn = &smc->conn;
+	u8 *cpu = smc_buf_elem_cpu(&conn->sndbuf);
+	u64 dma = smc_buf_elem_dma(&conn->sndbuf);
+	struct smc_span span;
+	int i, rc;
+
+	rc = smc_curs_split(&conn->tx_ring, prod, n, &span);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < 2 && span.len[i]; i++) {
+		if (copy_from_iter(cpu + span.off[i], span.len[i],
+				   &msg->msg_iter) != span.len[i])
+			return -EFAULT;
+	}
+	for (i = 0; i < 2 && span.len[i]; i++) {
+		ib_dma_sync_single_for_device(conn->lnk->sdev->ibdev,
+					      dma + span.off[i], span.len[i],
+					      DMA_TO_DEVICE);
+		rc = smc_wr_rdma_write(conn->lnk, dma + span.off[i],
+				       span.len[i],
+				       conn->peer_addr + span.off[i],
+				       conn->peer_rkey);
+		if (rc)
+			return rc;
+	}
+	spin_lock_bh(&conn->lock);
+	conn->tx_prod = smc_curs_add(&conn->tx_ring, prod, n);
+	conn->tx_blocked = false;
+	spin_unlock_bh(&conn->lock);
+	return smc_cdc_send(smc, 0);
+}
+
+/**
+ * smc_tx_sendmsg() - sendmsg of an SMC-R connection
+ * @smc: the socket
+ * @msg: data and flags
+ * @len: bytes in @msg
+ *
+ * Return: bytes sent, or a negative errno if none were.
+ */
+int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = &smc->sk;
+	struct smc_conn *conn = &smc->conn;
+	struct smc_cursor prod;
+	size_t sent = 0;
+	long timeo;
+	int room, rc = 0;
+
+	if (msg->msg_flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	while (sent < len) {
+		rc = smc_tx_error(smc);
+		if (rc)
+			break;
+		room = smc_tx_room(conn, &prod);
+		if (room <= 0) {
+			if (!conn->tx_blocked) {
+				conn->tx_blocked = true;
+				smc_cdc_send(smc, 0);
+			}
+			rc = -EAGAIN;
+			if (!timeo)
+				break;
+			rc = sock_intr_errno(timeo);
+			if (signal_pending(current))
+				break;
+			add_wait_queue(sk_sleep(sk), &wait);
+			sk_wait_event(sk, &timeo, smc_tx_can_go(smc), &wait);
+			remove_wait_queue(sk_sleep(sk), &wait);
+			rc = 0;
+			continue;
+		}
+		room = min_t(size_t, room, len - sent);
+		rc = smc_tx_write(smc, msg, prod, room);
+		if (rc)
+			break;
+		sent += room;
+	}
+	release_sock(sk);
+	if (sent) {
+		smc_stats_payload(sock_net(sk), true, len, sent);
+		return sent;
+	}
+	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return rc;
+}
