@@ -158,9 +158,13 @@ st_probe_pairs() {
 	return $rc
 }
 
-# Expectation flags for an AF_SMC socket talking to another smcr peer
-# (today: fallback with some reason).
-ST_EXPECT_SMC_PEER=(--expect-mode fallback --expect-fallback-any)
+# Expectation flags for an AF_SMC socket talking to another smcr peer: SMC-R
+# where the VMs have Soft-RoCE, else a fallback with some reason.
+if [[ ${SMCR_RXE:-0} == 1 ]]; then
+	ST_EXPECT_SMC_PEER=(--expect-mode smcr)
+else
+	ST_EXPECT_SMC_PEER=(--expect-mode fallback --expect-fallback-any)
+fi
 
 # st_links: "LGR-ID ROLE LINK-ID STATE" per link of this VM's SMC-R link groups
 # (from `smcr -j link show` and `smcr -j lgr show`), sorted.

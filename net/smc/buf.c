@@ -89,6 +89,7 @@ static struct smc_buf *smc_buf_new(struct smc_link *lnk, bool rmb, u8 cls)
 	n = ib_map_mr_sg(buf->mr, &buf->sg, 1, NULL, PAGE_SIZE);
 	if (n != 1)
 		goto err_mr;
+	buf->rkey = buf->mr->rkey;
 	return buf;
 
 err_mr:

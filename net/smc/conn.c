@@ -18,7 +18,7 @@
  * LINK, as Linux does.
  *
  * End: close() sends PeerConnectionClosed (C) - or abnormal close (A)
- * with SO_LINGER 0 - and our RMBE stays ours until the peer said it will
+ * with SO_LINGER 0 or unread data, where TCP sends a reset - and our RMBE stays ours until the peer said it will
  * not write any more (its C or A), or the link group is gone (4.4.2: an
  * element is reused only when both sides are done with it). Then
  * smc_conn_end() gives the elements back and drops the connection's
@@ -85,7 +85,7 @@ void smc_conn_fill_clc(const struct smc_sock *smc,
 	const struct smc_conn *conn = &smc->conn;
 	const struct smc_buf *buf = conn->rmbe.buf;
 
-	info->rmb_rkey = buf->mr->rkey;
+	info->rmb_rkey = buf->rkey;
 	info->rmbe_idx = conn->rmbe.idx + 1;
 	info->rmbe_alert_token = conn->token;
 	info->rmbe_size_code = buf->cls;
@@ -347,7 +347,9 @@ void smc_conn_release(struct smc_sock *smc)
 
 	if (!conn->lgr)
 		return;
-	if (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime)
+	/* as TCP's RST: SO_LINGER 0, or data the application never read */
+	if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
+	    smc_rx_inq(smc))
 		flags = SMC_CDC_CONN_ABORT;
 	else
 		flags = SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED;

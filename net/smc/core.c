@@ -148,7 +148,7 @@ struct smc_link_group *smc_lgr_find(struct net *net, bool server,
 
 /* Mark @lgr terminating and unlist it; true if it was not yet. */
 static bool smc_lgr_mark_terminating(struct smc_link_group *lgr,
-				     bool notify_peer)
+				     bool notify_peer, const char *why)
 {
 	bool first;
 
@@ -162,6 +162,8 @@ static bool smc_lgr_mark_terminating(struct smc_link_group *lgr,
 	if (first) {
 		list_del_init(&lgr->list);
 		smc_lgr_gen++;
+		pr_info("link group %u (%s) ends: %s\n", lgr->id,
+			lgr->server ? "server" : "client", why);
 	}
 	return first;
 }
@@ -188,7 +190,7 @@ static void smc_lgr_linger_expired(struct work_struct *work)
 	idle = !lgr->conns && !lgr->terminating;
 	spin_unlock_bh(&lgr->lock);
 	if (idle)
-		idle = smc_lgr_mark_terminating(lgr, true);
+		idle = smc_lgr_mark_terminating(lgr, true, "unused, linger expired");
 	mutex_unlock(&smc_lgr_mutex);
 	if (idle)
 		smc_lgr_terminated(lgr);
@@ -240,18 +242,20 @@ static void smc_lgr_free_work(struct work_struct *work)
  * smc_lgr_terminate() - end a link group now
  * @lgr: the link group (a reference is held by the caller)
  * @notify_peer: send DELETE LINK (all) to the peer first
+ * @why: for the log
  *
  * Takes it off the list (no new connection finds it), wakes every waiter
  * and queues the teardown of its links. Idempotent.
  *
  * Context: process.
  */
-void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer)
+void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
+		       const char *why)
 {
 	bool first;
 
 	mutex_lock(&smc_lgr_mutex);
-	first = smc_lgr_mark_terminating(lgr, notify_peer);
+	first = smc_lgr_mark_terminating(lgr, notify_peer, why);
 	mutex_unlock(&smc_lgr_mutex);
 	if (first)
 		smc_lgr_terminated(lgr);
@@ -262,7 +266,7 @@ static void smc_lgr_link_down_work(struct work_struct *work)
 	struct smc_link *lnk = container_of(work, struct smc_link, down_work);
 
 	/* the only link: the link group cannot go on (no failover yet) */
-	smc_lgr_terminate(lnk->lgr, false);
+	smc_lgr_terminate(lnk->lgr, false, "link down");
 }
 
 /**
@@ -357,7 +361,8 @@ void smc_lgr_conn_put(struct smc_link_group *lgr)
 /* Terminate every link group for which @match() is true. */
 static void smc_lgr_terminate_if(bool (*match)(struct smc_link_group *lgr,
 					       const void *arg),
-				 const void *arg, bool notify_peer)
+				 const void *arg, bool notify_peer,
+				 const char *why)
 {
 	struct smc_link_group *lgr;
 
@@ -375,7 +380,7 @@ static void smc_lgr_terminate_if(bool (*match)(struct smc_link_group *lgr,
 		mutex_unlock(&smc_lgr_mutex);
 		if (!hit)
 			return;
-		smc_lgr_terminate(hit, notify_peer);
+		smc_lgr_terminate(hit, notify_peer, why);
 		smc_lgr_put(hit);
 	}
 }
@@ -399,7 +404,7 @@ static bool smc_lgr_on_dev(struct smc_link_group *lgr, const void *sdev)
  */
 void smc_lgr_terminate_dev(struct smc_ib_device *sdev)
 {
-	smc_lgr_terminate_if(smc_lgr_on_dev, sdev, true);
+	smc_lgr_terminate_if(smc_lgr_on_dev, sdev, true, "RoCE device removed");
 }
 
 static bool smc_lgr_in_net(struct smc_link_group *lgr, const void *net)
@@ -414,7 +419,7 @@ static bool smc_lgr_any(struct smc_link_group *lgr, const void *arg)
 
 static void smc_lgr_net_exit(struct net *net)
 {
-	smc_lgr_terminate_if(smc_lgr_in_net, net, true);
+	smc_lgr_terminate_if(smc_lgr_in_net, net, true, "namespace exit");
 	flush_workqueue(smc_lgr_wq);
 }
 
@@ -530,7 +535,7 @@ int smc_lgr_init(void)
 void smc_lgr_exit(void)
 {
 	smc_nl_source_unregister(&smc_lgr_nl_source);
-	smc_lgr_terminate_if(smc_lgr_any, NULL, true);
+	smc_lgr_terminate_if(smc_lgr_any, NULL, true, "module unload");
 	flush_workqueue(smc_lgr_wq);
 	unregister_pernet_subsys(&smc_lgr_net_ops);
 	destroy_workqueue(smc_lgr_wq);

@@ -120,7 +120,8 @@ struct smc_wr {
  * @sg: the memory as a DMA-mapped scatterlist of one entry
  * @dma: DMA address of @cpu; for an RMB also its iova (the peer's vaddr)
  * @mapped: @sg is DMA-mapped
- * @mr: RMB: its memory region (rkey)
+ * @mr: RMB: its memory region; NULL once unmapped
+ * @rkey: RMB: @mr's rkey, kept for the CLC messages
  * @registered: RMB: the registration work request completed
  *
  * All fields but @cpu, @size and the geometry are under lgr->buf_lock.
@@ -138,6 +139,7 @@ struct smc_buf {
 	u64			dma;
 	bool			mapped;
 	struct ib_mr		*mr;
+	u32			rkey;
 	bool			registered;
 };
 
@@ -384,7 +386,8 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 				      const struct smc_offer *offer);
 void smc_lgr_put(struct smc_link_group *lgr);
 void smc_lgr_conn_put(struct smc_link_group *lgr);
-void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer);
+void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
+		       const char *why);
 void smc_lgr_terminate_dev(struct smc_ib_device *sdev);
 void smc_lgr_first_contact_lock(bool server);
 void smc_lgr_first_contact_unlock(bool server);
@@ -430,6 +433,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
 __poll_t smc_rx_poll(struct smc_sock *smc);
 int smc_rx_inq(struct smc_sock *smc);
+int smc_tx_outq(struct smc_sock *smc);
 
 /* buf.c */
 u8 smc_buf_class(u32 size);

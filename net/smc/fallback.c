@@ -157,8 +157,18 @@ int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 			break;
 		}
 	}
-	if (smc_use_smcr(smc) && cmd == SIOCINQ)
-		return put_user(smc_rx_inq(smc), (int __user *)arg);
+	if (smc_use_smcr(smc)) {
+		switch (cmd) {
+		case SIOCINQ:
+			return put_user(smc_rx_inq(smc), (int __user *)arg);
+		case SIOCOUTQ:
+			return put_user(smc_tx_outq(smc), (int __user *)arg);
+		case SIOCOUTQNSD:	/* RDMA writes are posted at once */
+			return put_user(0, (int __user *)arg);
+		default:
+			break;
+		}
+	}
 	return smc->clcsock->ops->ioctl(smc->clcsock, cmd, arg);
 }
 

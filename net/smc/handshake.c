@@ -44,10 +44,15 @@
  * CONFIRM LINK (llc.c). First contacts of a role are serialized, so
  * simultaneous connections to a new peer share one link group.
  *
- * There is no data path yet: once the link is confirmed (or reused) the
- * server declines with ERR_REGBUF (no RMB to offer) after the Confirm -
- * the C.2 position - and both sides continue over TCP. The client reads
- * that Decline right after its Confirm, or after CONFIRM LINK.
+ * The buffers: each side's Accept or Confirm names its RMB element
+ * (conn.c); the RMB's rkey is made valid once the link can send, before
+ * the peer may write - on first contact right after RTS, before CONFIRM
+ * LINK completes. After that the connection moves its data over SMC-R.
+ *
+ * With the parameter data_path=N (both peers) the server instead declines
+ * with ERR_REGBUF right after the link is confirmed or reused - the C.2
+ * position - and both sides continue over TCP; the client reads that
+ * Decline after its Confirm, or after CONFIRM LINK.
  *
  * With the test-only parameter test_fake_offer a side makes up an offer
  * without a RoCE port: a client then declines the Accept (ERR_RDYLNK), a
@@ -63,10 +68,10 @@
 #include "core.h"
 #include "smcr.h"
 
-static bool smc_data_path;
+static bool smc_data_path = true;
 module_param_named(data_path, smc_data_path, bool, 0644);
 MODULE_PARM_DESC(data_path,
-		 "EXPERIMENTAL: move data over SMC-R once the link is up (N: continue over TCP after the link; default N)");
+		 "Move data over SMC-R once the link is up (N: continue over TCP after the link; both peers must agree; default Y)");
 
 static bool smc_test_clc_without_option;
 module_param_named(test_clc_without_option, smc_test_clc_without_option,
@@ -236,8 +241,8 @@ static bool smc_hs_clc_pending(void *arg)
 }
 
 /*
- * Until the data path exists the server ends every handshake with a
- * Decline right after the link is confirmed or reused; read it.
+ * With data_path=N the server ends every handshake with a Decline right
+ * after the link is confirmed or reused; read it.
  */
 static int smc_hs_client_final(struct smc_sock *smc, struct smc_hs *hs)
 {
@@ -272,8 +277,13 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	int rc, len;
 
 	if (!first) {
+		/* the server may see the first link ACTIVE just before we do:
+		 * wait for a first contact in progress
+		 */
+		smc_lgr_first_contact_lock(false);
 		lgr = smc_lgr_find(net, false, acc->peer_id, acc->gid,
 				   acc->mac, hs->offer.vlan_id);
+		smc_lgr_first_contact_unlock(false);
 		if (!lgr)
 			return smc_hs_decline(smc, SMC_CLC_DECL_NOSRVLINK);
 		lnk = &lgr->lnk[0];
@@ -295,7 +305,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		if (!rc)
 			rc = smc_llc_expect(lgr, &w);
 		if (rc) {
-			smc_lgr_terminate(lgr, false);
+			smc_lgr_terminate(lgr, false, "first contact failed");
 			smc_lgr_conn_put(lgr);
 			smc_lgr_first_contact_unlock(false);
 			return smc_hs_decline(smc, smc_hs_link_err_code(rc));
@@ -327,7 +337,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		smc_llc_cancel(lgr, &w);
 	if (first) {
 		if (rc)
-			smc_lgr_terminate(lgr, false);
+			smc_lgr_terminate(lgr, false, "first contact failed");
 		smc_lgr_first_contact_unlock(false);
 	}
 	if (!rc && data) {
@@ -348,7 +358,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 decline:			/* in place of the Confirm */
 	if (first) {
 		smc_llc_cancel(lgr, &w);
-		smc_lgr_terminate(lgr, false);
+		smc_lgr_terminate(lgr, false, "first contact failed");
 		smc_lgr_first_contact_unlock(false);
 	}
 	if (conn)
@@ -557,11 +567,12 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		code = SMC_CLC_DECL_ERR_REGBUF;
 out:
 	if (lgr) {
-		bool ok = !code && !len;	/* SMC-R */
+		/* SMC-R, unless the client declined (a fallback, code 0) */
+		bool ok = !code && !len && !smc->use_fallback;
 
 		if (first && !ok && (code != SMC_CLC_DECL_ERR_REGBUF || len ||
 				     conn))
-			smc_lgr_terminate(lgr, false);
+			smc_lgr_terminate(lgr, false, "first contact failed");
 		if (first)
 			smc_lgr_first_contact_unlock(true);
 		if (ok) {

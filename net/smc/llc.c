@@ -216,7 +216,7 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 		resp.response = true;
 		smc_llc_send(lnk, &resp, true);
 	}
-	smc_lgr_terminate(lnk->lgr, false);
+	smc_lgr_terminate(lnk->lgr, false, "peer sent DELETE LINK");
 }
 
 static void smc_llc_handle(struct smc_link *lnk,
@@ -235,7 +235,7 @@ static void smc_llc_handle(struct smc_link *lnk,
 	case SMC_LLC_ACT_IGNORE:
 		return;
 	case SMC_LLC_ACT_TERMINATE:
-		smc_lgr_terminate(lgr, false);
+		smc_lgr_terminate(lgr, false, "LLC collision");
 		return;
 	default:
 		break;

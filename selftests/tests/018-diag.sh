@@ -1,5 +1,5 @@
 #!/bin/bash
-# DESC: smctest diag lists an established AF_SMC connection with addresses, ports and fallback mode
+# DESC: smctest diag lists an established AF_SMC connection with addresses, ports and mode
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 90
@@ -8,7 +8,8 @@
 # `smctest diag --kv` on each VM lists it: on role a local=<a's IP>:<ephemeral>
 # peer=<b's IP>:PORT, on role b the accepted socket local=<b's IP>:PORT
 # peer=<a's IP>:<same ephemeral> plus the LISTEN socket; state ESTABLISHED, mode
-# fallback, reason != 0. The human table prints as well.
+# smcr with reason 0 (with Soft-RoCE; else mode fallback with a reason). The
+# human table prints as well.
 source "$ST_DIR/lib.sh"
 P=$ST_PORT
 
@@ -26,6 +27,16 @@ find_line() {
 	return 1
 }
 re_ip() { echo "${1//./\\.}"; }
+# the mode between two smcr peers, and whether a fallback reason is expected
+if [[ ${SMCR_RXE:-0} == 1 ]]; then MODE=smcr; else MODE=fallback; fi
+check_reason() {
+	if [[ $MODE == smcr ]]; then
+		[[ $1 =~ reason=0x00000000 ]] || st_fail "SMC-R socket with a fallback reason: $1"
+	else
+		[[ $1 =~ reason=0x00000000 ]] && st_fail "fallback reason is 0: $1"
+	fi
+	return 0
+}
 
 case $SMCR_ROLE in
 b) st_serve_bg srv server --family smc --port "$P" --mode sink --timeout 60s || exit 1
@@ -35,8 +46,8 @@ b) st_serve_bg srv server --family smc --port "$P" --mode sink --timeout 60s || 
    echo "$dump"
    port_a=$(vm_get "$ST_KEY-client-port" 10)
    line=$(find_line "$dump" "state=ESTABLISHED" "local=$(re_ip "$SMCR_LOCAL_IP"):$P " \
-	"peer=$(re_ip "$SMCR_PEER_IP"):$port_a " "mode=fallback") || st_fail "accepted socket not listed as expected"
-   [[ $line =~ reason=0x00000000 ]] && st_fail "fallback reason is 0: $line"
+	"peer=$(re_ip "$SMCR_PEER_IP"):$port_a " "mode=$MODE") || st_fail "accepted socket not listed as expected"
+   check_reason "$line"
    find_line "$dump" "state=LISTEN" "local=[^ ]*:$P " >/dev/null || st_fail "listening socket not listed"
    vm_put "$ST_KEY-checked" 1
    st_wait_all ;;
@@ -55,8 +66,8 @@ a) st_await srv || exit 1
    [[ -n $line ]] || st_fail "no ESTABLISHED AF_SMC socket to $SMCR_PEER_IP:$P listed"
    [[ $line =~ local=$(re_ip "$SMCR_LOCAL_IP"):([0-9]+)\  ]] || st_fail "local address is not $SMCR_LOCAL_IP: $line"
    vm_put "$ST_KEY-client-port" "${BASH_REMATCH[1]}"
-   [[ $line =~ mode=fallback ]] || st_fail "mode is not fallback: $line"
-   [[ $line =~ reason=0x00000000 ]] && st_fail "fallback reason is 0: $line"
+   [[ $line =~ mode=$MODE ]] || st_fail "mode is not $MODE: $line"
+   check_reason "$line"
    [[ $line =~ inode=[1-9] ]] || st_fail "no inode: $line"
    vm_put "$ST_KEY-client-up" 1
    vm_get "$ST_KEY-checked" 60 >/dev/null

@@ -32,7 +32,7 @@ b) st_serve_bg c1 server --family smc --port "$P" --mode sink --timeout 60s || e
    st_await_lgr_count 0 40 || st_fail "b's link group never ended" ;;
 a) st_await c1 || exit 1
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 64K \
-	--expect-mode fallback --timeout 60s || exit 1
+	--expect-mode smcr --timeout 60s || exit 1
    sleep 5
    links=$(st_links) && echo "after 5 s: $links"
    [[ $links =~ ^[0-9]+\ client\ 1\ ACTIVE$ ]] || st_fail "answered keepalive lost the link"

@@ -1,10 +1,10 @@
 #!/bin/bash
-# DESC: data_path=Y: streams over SMC-R (RDMA writes + CDC), both directions and duplex, byte-exact, RMBE smaller than the data
+# DESC: streams over SMC-R (RDMA writes + CDC), both directions and duplex, byte-exact, RMBE smaller than the data
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 200
 #
-# Asserts, with the experimental data_path=Y on both VMs: diag reports mode
+# Asserts, with data_path=Y on both VMs: diag reports mode
 # SMCR on both sides (no fallback) for
 #   - a sink from a to b (16 MiB; 1 MiB on the debug kernel), far more than
 #     one RMBE (128 KiB), so cursors wrap and the writer blocks and resumes;

@@ -1,0 +1,50 @@
+#!/bin/bash
+# DESC: peer process killed (kill -9) mid-transfer over SMC-R: the sender gets ECONNRESET, both link groups lose the connection
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 150
+#
+# Asserts: an SMC-R client streaming to an smcr server whose process is
+# killed with SIGKILL after 2 s fails with ECONNRESET (the dying socket had
+# unread data, so it closes with an abnormal close, as TCP resets), well
+# before its timeout; afterwards the link group of each VM counts 0
+# connections (the RMBEs were given back) and still has its ACTIVE link.
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+P=$ST_PORT
+
+st_param lgr_linger_ms 60000 || exit 1
+vm_sync "$ST_KEY-params" || exit 1
+lgr_conns() { "$SMCR_TOOLS/bin/smcr" -j lgr show | jq '[.[].conns] | add // 0'; }
+case $SMCR_ROLE in
+b) rm -f "$ST_TMP/ready"
+   # a slow reader: 4 KiB per read, so the client's data piles up
+   "$SMCTEST" server --family smc --port "$P" --mode sink --msgsize 4K --timeout 100s \
+	--ready-file "$ST_TMP/ready" &
+   pid=$!
+   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; sleep 0.1; done
+   vm_put "$ST_KEY-srv" ok
+   vm_get "$ST_KEY-sending" 60 >/dev/null || st_fail "client never started"
+   sleep 2
+   kill -9 "$pid"
+   wait "$pid" 2>/dev/null
+   echo "server killed" ;;
+a) vm_get "$ST_KEY-srv" 60 >/dev/null || st_fail "server never listened"
+   vm_put "$ST_KEY-sending" 1
+   out=$("$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink \
+	--bytes 4G --timeout 60s 2>&1)
+   rc=$?
+   echo "$out" | tail -3
+   ((rc != 0)) || st_fail "client did not fail"
+   grep -q ECONNRESET <<<"$out" || st_fail "client did not see ECONNRESET" ;;
+esac
+vm_sync "$ST_KEY-done" || exit 1
+for ((i = 0; i < 100; i++)); do
+	[[ $(lgr_conns) == 0 ]] && break
+	sleep 0.1
+done
+"$SMCR_TOOLS/bin/smcr" lgr show
+[[ $(lgr_conns) == 0 ]] || st_fail "connections left in the link group"
+links=$(st_links) && echo "$links"
+[[ $links =~ ^[0-9]+\ (client|server)\ 1\ ACTIVE$ ]] || st_fail "link not ACTIVE after the abort"
