@@ -18,9 +18,10 @@
  * LINK, as Linux does.
  *
  * End: close() sends PeerConnectionClosed (C) - or abnormal close (A)
- * with SO_LINGER 0 or unread data, where TCP sends a reset - and our RMBE stays ours until the peer said it will
- * not write any more (its C or A), or the link group is gone (4.4.2: an
- * element is reused only when both sides are done with it). Then
+ * with SO_LINGER 0 or unread data, where TCP sends a reset - and our
+ * RMBE stays ours until the peer said it will not write any more (its C
+ * or A), or the link group is gone (4.4.2: an element is reused only
+ * when both sides are done with it). Then
  * smc_conn_end() gives the elements back and drops the connection's
  * references. The link group's end aborts every connection on it.
  */
