@@ -310,6 +310,28 @@ void smc_buf_free_all(struct smc_link_group *lgr)
 }
 
 /**
+ * smc_buf_bytes() - memory of a link group's buffers, for reports
+ * @lgr: the link group
+ * @rmb: RMBs (else send buffers)
+ *
+ * Context: process; takes lgr->buf_lock.
+ * Return: bytes allocated.
+ */
+u64 smc_buf_bytes(struct smc_link_group *lgr, bool rmb)
+{
+	struct smc_buf *buf;
+	u64 sum = 0;
+	int cls;
+
+	mutex_lock(&lgr->buf_lock);
+	for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
+		list_for_each_entry(buf, &lgr->bufs[rmb][cls], list)
+			sum += buf->size;
+	mutex_unlock(&lgr->buf_lock);
+	return sum;
+}
+
+/**
  * smc_buf_init() - set up the buffer lists of a new link group
  * @lgr: the link group
  */

@@ -132,13 +132,15 @@ int smc_conn_peer(struct smc_sock *smc,
 /**
  * smc_conn_activate() - the connection moves its data over SMC-R now
  * @smc: socket at the end of a successful CLC exchange
+ * @server: our role
  */
-void smc_conn_activate(struct smc_sock *smc)
+void smc_conn_activate(struct smc_sock *smc, bool server)
 {
-	smc_stats_buf(sock_net(&smc->sk), false, SMC_STATS_BUF_ALLOC,
-		      smc->conn.rx_ring.size);
-	smc_stats_buf(sock_net(&smc->sk), true, SMC_STATS_BUF_ALLOC,
-		      smc->conn.tx_ring.size);
+	const struct net *net = sock_net(&smc->sk);
+
+	smc_stats_hs_done(net, server, 1);
+	smc_stats_buf(net, false, SMC_STATS_BUF_ALLOC, smc->conn.rx_ring.size);
+	smc_stats_buf(net, true, SMC_STATS_BUF_ALLOC, smc->conn.tx_ring.size);
 }
 
 /* Give everything back; the connection no longer exists on the wire. */

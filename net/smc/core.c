@@ -478,6 +478,8 @@ static int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
 		out->vlan_id = lgr->vlan_id;
 		memset(out->pnetid, ' ', sizeof(out->pnetid));
 		out->net_cookie = net->net_cookie;
+		out->rmb_alloc = smc_buf_bytes(lgr, true);
+		out->sndbuf_alloc = smc_buf_bytes(lgr, false);
 		spin_lock_bh(&lgr->lock);
 		out->conns = lgr->conns;
 		for (i = 0; i < SMC_LGR_LINKS; i++) {

@@ -421,7 +421,7 @@ int smc_conn_peer(struct smc_sock *smc,
 		  const struct smc_clc_accept_info *peer);
 void smc_conn_fill_clc(const struct smc_sock *smc,
 		       struct smc_clc_accept_info *info);
-void smc_conn_activate(struct smc_sock *smc);
+void smc_conn_activate(struct smc_sock *smc, bool server);
 void smc_conn_discard(struct smc_sock *smc);
 void smc_conn_release(struct smc_sock *smc);
 int smc_conn_shutdown(struct smc_sock *smc, int how);
@@ -444,6 +444,7 @@ int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf);
 void smc_buf_unmap_all(struct smc_link_group *lgr);
 void smc_buf_free_all(struct smc_link_group *lgr);
 void smc_buf_init(struct smc_link_group *lgr);
+u64 smc_buf_bytes(struct smc_link_group *lgr, bool rmb);
 
 /* llc.c */
 void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len);

@@ -341,7 +341,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		smc_lgr_first_contact_unlock(false);
 	}
 	if (!rc && data) {
-		smc_conn_activate(smc);
+		smc_conn_activate(smc, false);
 		return 0;		/* SMC-R */
 	}
 	if (conn)
@@ -576,7 +576,7 @@ out:
 		if (first)
 			smc_lgr_first_contact_unlock(true);
 		if (ok) {
-			smc_conn_activate(smc);
+			smc_conn_activate(smc, true);
 			return 0;
 		}
 		if (conn)

@@ -7,7 +7,8 @@
 # Asserts, with data_path=Y on both VMs: diag reports mode
 # SMCR on both sides (no fallback) for
 #   - a sink from a to b (16 MiB; 1 MiB on the debug kernel), far more than
-#     one RMBE (128 KiB), so cursors wrap and the writer blocks and resumes;
+#     one RMBE (64 KiB with the default socket buffers), so cursors wrap
+#     and the writer blocks and resumes;
 #   - a duplex transfer (each side verifies the other's pattern checksum);
 #   - 1-byte transfers;
 # and the link group carries the connections (one link group on each VM).
