@@ -226,17 +226,13 @@ int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf)
 	if (buf->registered)
 		goto out;
 	rc = -ENOLINK;
-	if (lgr->bufs_unmapped || !lnk->qp)
+	if (lgr->bufs_unmapped)
 		goto out;
 	lnk->reg_cqe.done = smc_buf_reg_done;
 	reinit_completion(&lnk->reg_done);
-	atomic_inc(&lnk->wr.tx_posted);
-	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
-	if (rc) {
-		atomic_dec(&lnk->wr.tx_posted);
-		smc_link_down(lnk);
+	rc = smc_wr_post(lnk, &wr.wr, false, 0, 0);
+	if (rc)
 		goto out;
-	}
 	left = wait_for_completion_timeout(&lnk->reg_done,
 					   msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms)));
 	if (!left) {

@@ -67,6 +67,16 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 	}
 	sock_hold(&smc->sk);		/* the table's reference */
 	conn->lgr = lgr;
+	/* in the table before this check: a link group's end either sees
+	 * the connection (smc_conn_lgr_gone()) or is seen here
+	 */
+	if (READ_ONCE(lgr->terminating)) {
+		xa_erase_bh(&lgr->conns_xa, conn->token);
+		smc_buf_put(lgr, &conn->rmbe);
+		conn->lgr = NULL;
+		__sock_put(&smc->sk);	/* the caller holds one too */
+		return -ENOLINK;
+	}
 	conn->lnk = &lgr->lnk[0];
 	smc_ring_init(&conn->rx_ring, conn->rmbe.buf->elem_size, false);
 	conn->rx_prod = smc_curs_first(&conn->rx_ring);

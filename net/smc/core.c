@@ -227,13 +227,13 @@ static void smc_lgr_free_work(struct work_struct *work)
 	cancel_delayed_work_sync(&lgr->linger);
 	if (lgr->notify_peer)
 		smc_lgr_notify_peer(lgr);
+	smc_conn_lgr_gone(lgr);		/* before the device goes */
 	for (i = 0; i < SMC_LGR_LINKS; i++)
 		if (smc_link_teardown(&lgr->lnk[i]))
 			leak = true;
 	/* no receive completions any more: nothing queues LLC work */
 	destroy_workqueue(lgr->llc_wq);
 	smc_llc_purge(lgr);
-	smc_conn_lgr_gone(lgr);
 	if (!leak)
 		smc_lgr_put(lgr);		/* the list's reference */
 }
@@ -316,6 +316,7 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 	for (i = 0; i < SMC_LGR_LINKS; i++) {
 		lgr->lnk[i].lgr = lgr;
 		init_completion(&lgr->lnk[i].reg_done);
+		rwlock_init(&lgr->lnk[i].post_lock);
 		INIT_WORK(&lgr->lnk[i].down_work, smc_lgr_link_down_work);
 		INIT_DELAYED_WORK(&lgr->lnk[i].keepalive, smc_llc_keepalive);
 	}

@@ -188,6 +188,9 @@ enum smc_link_state {
  * @peer_uid: the peer's link user ID (from CONFIRM LINK)
  * @state: enum smc_link_state; changed by cmpxchg where a concurrent
  *	smc_link_down() is possible, else WRITE_ONCE; read with READ_ONCE
+ * @post_lock: held for reading around every send-queue post (with the
+ *	state check before it), for writing by the teardown as it stops
+ *	the link
  * @wr: message buffers
  * @last_rx: jiffies of the last message received (keepalive)
  * @test_pending: a TEST LINK request is out, no reply yet (keepalive
@@ -214,6 +217,7 @@ struct smc_link {
 	u8			uid[SMC_LLC_LINK_UID_LEN];
 	u8			peer_uid[SMC_LLC_LINK_UID_LEN];
 	int			state;
+	rwlock_t		post_lock;	/* see above */
 	struct smc_wr		wr;
 	unsigned long		last_rx;
 	bool			test_pending;
@@ -331,7 +335,9 @@ struct smc_link_group {
  * @peer_blocked: the peer's last CDC had the writer-blocked flag
  * @tx_blocked: we wait for room in the peer's RMBE
  * @sent_flags: SMC_CDC_CONN_* we have sent
- * @lgr_gone: the link group ended under the connection
+ * @lgr_gone: the link group ends under the connection: set (under @lock)
+ *	before its links let go of the device, so nothing touches the
+ *	device for the connection afterwards
  * @released: the application closed the socket (socket lock)
  * @end_work: ends the connection once both sides are done with it
  *
@@ -412,6 +418,8 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
 int smc_wr_tx_send(struct smc_link *lnk, void *buf);
 int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
 		      u32 rkey);
+int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
+		bool active_only, u64 sync, u32 sync_len);
 void smc_wr_tx_put(struct smc_link *lnk, void *buf);
 
 /* conn.c, tx.c, rx.c */

@@ -254,7 +254,10 @@ int smc_link_teardown(struct smc_link *lnk)
 
 	if (!lnk->sdev)
 		return 0;
+	/* no post is in progress after this, and none starts */
+	write_lock_bh(&lnk->post_lock);
 	WRITE_ONCE(lnk->state, SMC_LNK_INACTIVE);
+	write_unlock_bh(&lnk->post_lock);
 	wake_up(&lnk->wr.tx_wait);
 	cancel_delayed_work_sync(&lnk->keepalive);
 	if (lnk->qp) {

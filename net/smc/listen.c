@@ -29,6 +29,7 @@
 #include <net/sock.h>
 
 #include "compat.h"
+#include "core.h"
 #include "smcr.h"
 
 static unsigned int smc_hs_limit = 64;
@@ -102,6 +103,13 @@ static void smc_child_dispose(struct smc_sock *child)
 
 	child->listener = NULL;
 	smc_sock_unlist(child);
+	if (READ_ONCE(child->hs) == SMC_HS_DONE && !child->use_fallback) {
+		/* an SMC-R connection: abnormal close, as TCP's RST */
+		lock_sock(&child->sk);
+		sock_no_linger(&child->sk);
+		smc_conn_release(child);
+		release_sock(&child->sk);
+	}
 	sock_no_linger(child->clcsock->sk);	/* as TCP: RST */
 	smc_clcsock_release(child);
 	child->sk.sk_state = SMC_CLOSED;

@@ -235,7 +235,9 @@ static void smc_llc_handle(struct smc_link *lnk,
 	case SMC_LLC_ACT_IGNORE:
 		return;
 	case SMC_LLC_ACT_TERMINATE:
-		smc_lgr_terminate(lgr, false, "LLC collision");
+		smc_lgr_terminate(lgr, false,
+				  info->type == SMC_LLC_DELETE_LINK ?
+				  "peer sent DELETE LINK" : "LLC collision");
 		return;
 	default:
 		break;

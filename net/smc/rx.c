@@ -113,11 +113,14 @@ static int smc_rx_copy(struct smc_sock *smc, struct msghdr *msg,
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < 2 && span.len[i]; i++) {
-		if (!READ_ONCE(conn->lgr_gone))
+		/* the link group's end sets lgr_gone before the device may go */
+		spin_lock_bh(&conn->lock);
+		if (!conn->lgr_gone)
 			ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
 						   dma + span.off[i],
 						   span.len[i],
 						   DMA_FROM_DEVICE);
+		spin_unlock_bh(&conn->lock);
 		if (copy_to_iter(cpu + span.off[i], span.len[i],
 				 &msg->msg_iter) != span.len[i])
 			return -EFAULT;

@@ -78,9 +78,6 @@ static int smc_tx_write(struct smc_sock *smc, struct msghdr *msg,
 			return -EFAULT;
 	}
 	for (i = 0; i < 2 && span.len[i]; i++) {
-		ib_dma_sync_single_for_device(conn->lnk->sdev->ibdev,
-					      dma + span.off[i], span.len[i],
-					      DMA_TO_DEVICE);
 		rc = smc_wr_rdma_write(conn->lnk, dma + span.off[i],
 				       span.len[i],
 				       conn->peer_addr + span.off[i],

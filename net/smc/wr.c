@@ -47,6 +47,7 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc);
+static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* A receive WR completed or was never posted: the drain waits for 0 */
 static void smc_wr_rx_gone(struct smc_link *lnk)
@@ -134,6 +135,7 @@ int smc_wr_alloc(struct smc_link *lnk)
 		ib_dma_unmap_single(ibdev, wr->tx_dma, txlen, DMA_TO_DEVICE);
 		goto err_free;
 	}
+	lnk->write_cqe.done = smc_wr_write_done;
 	for (i = 0; i < SMC_WR_TX_SLOTS; i++) {
 		wr->tx_slots[i].cqe.done = smc_wr_tx_done;
 		wr->tx_slots[i].lnk = lnk;
@@ -238,6 +240,48 @@ static bool smc_wr_link_usable(const struct smc_link *lnk)
 }
 
 /**
+ * smc_wr_post() - post a send-queue WR if the link may send
+ * @lnk: the link
+ * @wr: the WR; its SGEs get the PD's local DMA lkey
+ * @active_only: only on an ACTIVE link (data and CDC, RFC 6581), else
+ *	also on an ACTIVATING one (LLC, registrations)
+ * @sync: DMA address to sync for the device first (0: none)
+ * @sync_len: bytes at @sync
+ *
+ * Under lnk->post_lock, so teardown (which takes it for writing when it
+ * stops the link) never destroys the QP under a post, and the device
+ * pointers stay valid while they are used here.
+ *
+ * Return: 0, -ENOLINK, or the errno of ib_post_send() (link taken down).
+ */
+int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
+		bool active_only, u64 sync, u32 sync_len)
+{
+	int state, i, rc;
+
+	read_lock_bh(&lnk->post_lock);
+	state = READ_ONCE(lnk->state);
+	if (state != SMC_LNK_ACTIVE &&
+	    (active_only || state != SMC_LNK_ACTIVATING)) {
+		read_unlock_bh(&lnk->post_lock);
+		return -ENOLINK;
+	}
+	for (i = 0; i < wr->num_sge; i++)
+		wr->sg_list[i].lkey = lnk->sdev->pd->local_dma_lkey;
+	if (sync_len)
+		ib_dma_sync_single_for_device(lnk->sdev->ibdev, sync, sync_len,
+					      DMA_TO_DEVICE);
+	atomic_inc(&lnk->wr.tx_posted);
+	rc = ib_post_send(lnk->qp, wr, NULL);
+	if (rc)
+		atomic_dec(&lnk->wr.tx_posted);
+	read_unlock_bh(&lnk->post_lock);
+	if (rc)
+		smc_link_down(lnk);
+	return rc;
+}
+
+/**
  * smc_wr_tx_get() - take a free send buffer of a link
  * @lnk: the link
  * @wait: sleep (interruptibly, up to llc_timeout_ms) until one is free;
@@ -277,6 +321,12 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 	return 0;
 }
 
+/* CDC messages need an ACTIVE link (RFC 6581); LLC also an ACTIVATING one */
+static bool buf_is_cdc(const void *buf)
+{
+	return *(const u8 *)buf == SMC_CDC_MSG_TYPE;
+}
+
 static u32 smc_wr_tx_idx(struct smc_link *lnk, void *buf)
 {
 	return ((u8 *)buf - lnk->wr.tx_bufs) / SMC_WR_BUF_SIZE;
@@ -307,7 +357,8 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 /**
  * smc_wr_rdma_write() - post an RDMA WRITE from a send buffer
  * @lnk: an ACTIVE link
- * @local: DMA address of the data (a send buffer element)
+ * @local: DMA address of the data (a send buffer element); synced for
+ *	the device here
  * @len: bytes
  * @remote: address in the peer's RMB
  * @rkey: the peer RMB's rkey
@@ -324,7 +375,6 @@ int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
 	struct ib_sge sge = {
 		.addr	= local,
 		.length	= len,
-		.lkey	= lnk->sdev->pd->local_dma_lkey,
 	};
 	struct ib_rdma_wr wr = {
 		.wr = {
@@ -337,18 +387,8 @@ int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
 		.remote_addr	= remote,
 		.rkey		= rkey,
 	};
-	int rc;
 
-	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
-		return -ENOLINK;
-	lnk->write_cqe.done = smc_wr_write_done;
-	atomic_inc(&lnk->wr.tx_posted);
-	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
-	if (rc) {
-		atomic_dec(&lnk->wr.tx_posted);
-		smc_link_down(lnk);
-	}
-	return rc;
+	return smc_wr_post(lnk, &wr.wr, true, local, len);
 }
 
 /**
@@ -367,7 +407,6 @@ int smc_wr_tx_send(struct smc_link *lnk, void *buf)
 	struct ib_sge sge = {
 		.addr	= dma,
 		.length	= SMC_WR_BUF_SIZE,
-		.lkey	= lnk->sdev->pd->local_dma_lkey,
 	};
 	struct ib_send_wr wr = {
 		.wr_cqe		= &lnk->wr.tx_slots[idx].cqe,
@@ -378,18 +417,8 @@ int smc_wr_tx_send(struct smc_link *lnk, void *buf)
 	};
 	int rc;
 
-	if (!smc_wr_link_usable(lnk)) {
+	rc = smc_wr_post(lnk, &wr, buf_is_cdc(buf), dma, SMC_WR_BUF_SIZE);
+	if (rc)
 		smc_wr_tx_put(lnk, buf);
-		return -ENOLINK;
-	}
-	ib_dma_sync_single_for_device(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
-				      DMA_TO_DEVICE);
-	atomic_inc(&lnk->wr.tx_posted);
-	rc = ib_post_send(lnk->qp, &wr, NULL);
-	if (rc) {
-		atomic_dec(&lnk->wr.tx_posted);
-		smc_wr_tx_put(lnk, buf);
-		smc_link_down(lnk);
-	}
 	return rc;
 }
