@@ -158,9 +158,15 @@ st_probe_pairs() {
 	return $rc
 }
 
+# st_smcr_data: true if connections between two smcr peers move their data
+# over SMC-R here: Soft-RoCE and the (experimental) data_path parameter on.
+st_smcr_data() {
+	[[ ${SMCR_RXE:-0} == 1 && $(cat /sys/module/smcr/parameters/data_path 2>/dev/null) == Y ]]
+}
+
 # Expectation flags for an AF_SMC socket talking to another smcr peer: SMC-R
-# where the VMs have Soft-RoCE, else a fallback with some reason.
-if [[ ${SMCR_RXE:-0} == 1 ]]; then
+# where st_smcr_data, else a fallback with some reason.
+if st_smcr_data; then
 	ST_EXPECT_SMC_PEER=(--expect-mode smcr)
 else
 	ST_EXPECT_SMC_PEER=(--expect-mode fallback --expect-fallback-any)

@@ -190,9 +190,8 @@ static void smc_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 					    reg_cqe);
 
 	lnk->reg_status = wc->status;
-	if (atomic_dec_and_test(&lnk->wr.tx_posted))
-		wake_up(&lnk->wr.tx_wait);
 	complete(&lnk->reg_done);
+	smc_wr_unpost(lnk, &lnk->wr.tx_posted);
 }
 
 /**
@@ -237,11 +236,15 @@ int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf)
 					   msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms)));
 	if (!left) {
 		/* the completion still comes (the drain flushes it) */
+		pr_info_ratelimited("link group %u: RMB registration timed out\n",
+				    lgr->id);
 		smc_link_down(lnk);
 		rc = -ETIMEDOUT;
 		goto out;
 	}
 	if (lnk->reg_status != IB_WC_SUCCESS) {
+		pr_info_ratelimited("link group %u: RMB registration failed: %s\n",
+				    lgr->id, ib_wc_status_msg(lnk->reg_status));
 		smc_link_down(lnk);
 		rc = -EIO;
 		goto out;
@@ -256,11 +259,12 @@ out:
 /**
  * smc_buf_unmap_all() - drop the registrations and DMA mappings
  * @lgr: a terminated link group whose QP is destroyed
+ * @unmap: false after a failed drain: only make the buffers unusable
  *
  * The memory stays until smc_buf_free_all(); no element can be taken any
  * more.
  */
-void smc_buf_unmap_all(struct smc_link_group *lgr)
+void smc_buf_unmap_all(struct smc_link_group *lgr, bool unmap)
 {
 	struct ib_device *ibdev;
 	struct smc_buf *buf;
@@ -268,7 +272,7 @@ void smc_buf_unmap_all(struct smc_link_group *lgr)
 
 	mutex_lock(&lgr->buf_lock);
 	lgr->bufs_unmapped = true;
-	for (rmb = 0; rmb < 2; rmb++) {
+	for (rmb = 0; unmap && rmb < 2; rmb++) {
 		for (cls = 0; cls < SMC_BUF_CLASSES; cls++) {
 			list_for_each_entry(buf, &lgr->bufs[rmb][cls], list) {
 				if (!buf->mapped)

@@ -59,9 +59,12 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
 	if (rc)
 		return rc;
-	rc = xa_alloc_bh(&lgr->conns_xa, &conn->token, smc, xa_limit_32b,
-			 GFP_KERNEL);
-	if (rc) {
+	/* cyclic: a token is not reused soon, so a late CDC message of an
+	 * ended connection finds no new one
+	 */
+	rc = xa_alloc_cyclic_bh(&lgr->conns_xa, &conn->token, smc,
+				xa_limit_32b, &lgr->next_token, GFP_KERNEL);
+	if (rc < 0) {
 		smc_buf_put(lgr, &conn->rmbe);
 		return rc;
 	}
@@ -209,22 +212,48 @@ static bool smc_conn_peer_done(struct smc_conn *conn)
  * @smc: an SMC-R socket, socket lock held
  * @conn_flags: SMC_CDC_CONN_* to add to what was sent before
  *
- * Waits for a free send buffer.
+ * Waits (boundedly) for a free send buffer.
  *
  * Return: 0 or a negative errno (-ENOLINK when the link is gone).
  */
 int smc_cdc_send(struct smc_sock *smc, u8 conn_flags)
 {
-	struct smc_conn *conn = &smc->conn;
-	struct smc_cdc_info info = {};
 	void *buf;
 	int rc;
 
-	if (READ_ONCE(conn->lnk->state) != SMC_LNK_ACTIVE)
-		return -ENOLINK;
-	rc = smc_wr_tx_get(conn->lnk, true, &buf);
+	rc = smc_cdc_get_buf(smc, &buf);
 	if (rc)
 		return rc;
+	return smc_cdc_send_buf(smc, buf, conn_flags);
+}
+
+/**
+ * smc_cdc_get_buf() - a send buffer for a CDC message of @smc
+ * @smc: an SMC-R socket, socket lock held
+ * @buf: set on success; pass to smc_cdc_send_buf() or smc_wr_tx_put()
+ *
+ * Return: 0, -ENOLINK or -ETIMEDOUT.
+ */
+int smc_cdc_get_buf(struct smc_sock *smc, void **buf)
+{
+	if (READ_ONCE(smc->conn.lnk->state) != SMC_LNK_ACTIVE)
+		return -ENOLINK;
+	return smc_wr_tx_get(smc->conn.lnk, true, buf);
+}
+
+/**
+ * smc_cdc_send_buf() - send a CDC message with the current cursors
+ * @smc: an SMC-R socket, socket lock held
+ * @buf: from smc_cdc_get_buf(); consumed
+ * @conn_flags: SMC_CDC_CONN_* to add to what was sent before
+ *
+ * Return: 0 or a negative errno (the link is then down).
+ */
+int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_cdc_info info = {};
+
 	spin_lock_bh(&conn->lock);
 	info.seqno = ++conn->tx_seq;
 	info.token = conn->peer_token;
@@ -369,10 +398,10 @@ void smc_conn_release(struct smc_sock *smc)
 	/* even after the peer's C: ours lets it reuse its RMBE */
 	if (!READ_ONCE(conn->lgr_gone) && smc_cdc_send(smc, flags))
 		WRITE_ONCE(conn->lgr_gone, true);	/* link down */
+	/* also after our A: the peer may have written before it saw it */
 	spin_lock_bh(&conn->lock);
 	conn->released = true;
-	end = (conn->peer_flags & SMC_CDC_CONN_DONE) || conn->lgr_gone ||
-	      (flags & SMC_CDC_CONN_ABORT);
+	end = (conn->peer_flags & SMC_CDC_CONN_DONE) || conn->lgr_gone;
 	spin_unlock_bh(&conn->lock);
 	if (end)
 		smc_conn_end(smc);

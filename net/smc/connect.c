@@ -15,6 +15,7 @@
 #include <net/sock.h>
 #include <net/tcp_states.h>
 
+#include "core.h"
 #include "smcr.h"
 
 /**
@@ -104,8 +105,16 @@ static void smc_connect_work(struct work_struct *work)
 	release_sock(sk);
 	rc = smc_hs_client(smc);
 	lock_sock(sk);
-	if (READ_ONCE(smc->hs) != SMC_HS_CLC)
-		goto out;		/* released meanwhile */
+	if (READ_ONCE(smc->hs) != SMC_HS_CLC) {
+		/* released meanwhile: an SMC-R connection the handshake set
+		 * up would never be closed otherwise
+		 */
+		if (!rc && !smc->use_fallback && smc->conn.lgr) {
+			sock_no_linger(sk);
+			smc_conn_release(smc);
+		}
+		goto out;
+	}
 	if (rc) {
 		smc_stats_hs_error(sock_net(sk), false);
 		kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);

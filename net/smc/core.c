@@ -317,6 +317,7 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 		lgr->lnk[i].lgr = lgr;
 		init_completion(&lgr->lnk[i].reg_done);
 		rwlock_init(&lgr->lnk[i].post_lock);
+		mutex_init(&lgr->lnk[i].qp_mutex);
 		INIT_WORK(&lgr->lnk[i].down_work, smc_lgr_link_down_work);
 		INIT_DELAYED_WORK(&lgr->lnk[i].keepalive, smc_llc_keepalive);
 	}
@@ -334,6 +335,9 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 	list_add_tail(&lgr->list, &smc_lgr_list);
 	smc_lgr_gen++;
 	mutex_unlock(&smc_lgr_mutex);
+	/* a removal that ran before the list_add did not see us */
+	if (!smc_ib_listed(offer->pick.sdev))
+		smc_lgr_terminate(lgr, false, "RoCE device removed");
 	return lgr;
 }
 

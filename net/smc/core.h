@@ -188,6 +188,7 @@ enum smc_link_state {
  * @peer_uid: the peer's link user ID (from CONFIRM LINK)
  * @state: enum smc_link_state; changed by cmpxchg where a concurrent
  *	smc_link_down() is possible, else WRITE_ONCE; read with READ_ONCE
+ * @qp_mutex: serializes QP state changes (RTR, RTS) with the teardown
  * @post_lock: held for reading around every send-queue post (with the
  *	state check before it), for writing by the teardown as it stops
  *	the link
@@ -217,6 +218,7 @@ struct smc_link {
 	u8			uid[SMC_LLC_LINK_UID_LEN];
 	u8			peer_uid[SMC_LLC_LINK_UID_LEN];
 	int			state;
+	struct mutex		qp_mutex;	/* see above */
 	rwlock_t		post_lock;	/* see above */
 	struct smc_wr		wr;
 	unsigned long		last_rx;
@@ -276,6 +278,7 @@ struct smc_llc_waiter {
  * @bufs_unmapped: the buffers lost their mappings (teardown)
  * @conns_xa: SMC-R connections by alert token (xa_lock); each entry holds
  *	a reference on its socket
+ * @next_token: where the cyclic token allocation goes on (xa_lock)
  */
 struct smc_link_group {
 	struct list_head	list;
@@ -307,6 +310,7 @@ struct smc_link_group {
 	struct list_head	bufs[2][SMC_BUF_CLASSES];
 	bool			bufs_unmapped;
 	struct xarray		conns_xa;
+	u32			next_token;
 };
 
 /**
@@ -414,6 +418,7 @@ int smc_wr_alloc(struct smc_link *lnk);
 void smc_wr_free(struct smc_link *lnk);
 int smc_wr_rx_post_all(struct smc_link *lnk);
 int smc_wr_drain(struct smc_link *lnk);
+void smc_wr_unpost(struct smc_link *lnk, atomic_t *cnt);
 int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
 int smc_wr_tx_send(struct smc_link *lnk, void *buf);
 int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
@@ -436,6 +441,8 @@ int smc_conn_shutdown(struct smc_sock *smc, int how);
 void smc_conn_lgr_gone(struct smc_link_group *lgr);
 void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
 int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
+int smc_cdc_get_buf(struct smc_sock *smc, void **buf);
+int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags);
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
@@ -449,7 +456,7 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 		struct smc_buf_elem *out);
 void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e);
 int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf);
-void smc_buf_unmap_all(struct smc_link_group *lgr);
+void smc_buf_unmap_all(struct smc_link_group *lgr, bool unmap);
 void smc_buf_free_all(struct smc_link_group *lgr);
 void smc_buf_init(struct smc_link_group *lgr);
 u64 smc_buf_bytes(struct smc_link_group *lgr, bool rmb);

@@ -68,10 +68,10 @@
 #include "core.h"
 #include "smcr.h"
 
-static bool smc_data_path = true;
+static bool smc_data_path;
 module_param_named(data_path, smc_data_path, bool, 0644);
 MODULE_PARM_DESC(data_path,
-		 "Move data over SMC-R once the link is up (N: continue over TCP after the link; both peers must agree; default Y)");
+		 "EXPERIMENTAL: move data over SMC-R once the link is up (N: continue over TCP after the link; both peers must agree; default N)");
 
 static bool smc_test_clc_without_option;
 module_param_named(test_clc_without_option, smc_test_clc_without_option,
@@ -571,7 +571,7 @@ out:
 		bool ok = !code && !len && !smc->use_fallback;
 
 		if (first && !ok && (code != SMC_CLC_DECL_ERR_REGBUF || len ||
-				     conn))
+				     data))
 			smc_lgr_terminate(lgr, false, "first contact failed");
 		if (first)
 			smc_lgr_first_contact_unlock(true);

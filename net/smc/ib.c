@@ -209,6 +209,22 @@ int smc_ib_get(struct smc_ib_device *sdev)
 }
 
 /**
+ * smc_ib_listed() - is a device still there (not being removed)?
+ * @sdev: a device the caller holds a user reference on
+ *
+ * Return: true while it is on the device list.
+ */
+bool smc_ib_listed(struct smc_ib_device *sdev)
+{
+	bool listed;
+
+	mutex_lock(&smc_ib_lock);
+	listed = !list_empty(&sdev->list);
+	mutex_unlock(&smc_ib_lock);
+	return listed;
+}
+
+/**
  * smc_ib_put() - drop a reference smc_ib_get() took
  * @sdev: the device
  */

@@ -75,6 +75,7 @@ int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 		     struct smc_ib_pick *pick);
 int smc_ib_get(struct smc_ib_device *sdev);
 void smc_ib_put(struct smc_ib_device *sdev);
+bool smc_ib_listed(struct smc_ib_device *sdev);
 void smc_ib_walk_devices(long *pos, void *arg,
 			 int (*fn)(struct smc_ib_device *sdev, void *arg));
 struct smc_nl_dev;

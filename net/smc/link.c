@@ -38,6 +38,9 @@ static void smc_link_qp_event(struct ib_event *ev, void *ctx)
 	case IB_EVENT_QP_REQ_ERR:
 	case IB_EVENT_QP_ACCESS_ERR:
 	case IB_EVENT_PATH_MIG_ERR:
+		pr_info_ratelimited("link group %u link %u: %s\n",
+				    lnk->lgr->id, lnk->link_id,
+				    ib_event_msg(ev->event));
 		smc_link_down(lnk);
 		break;
 	default:
@@ -157,8 +160,10 @@ void smc_link_set_peer(struct smc_link *lnk,
  * smc_link_rtr() - INIT -> RTR towards the peer set by smc_link_set_peer()
  * @lnk: link in ACTIVATING
  *
- * Return: 0, -EINVAL if the peer's values are unusable, or the errno of
- * ib_modify_qp().
+ * Under lnk->qp_mutex, as the teardown destroys the QP.
+ *
+ * Return: 0, -ENOLINK if the link is no longer ACTIVATING, -EINVAL if
+ * the peer's values are unusable, or the errno of ib_modify_qp().
  */
 int smc_link_rtr(struct smc_link *lnk)
 {
@@ -166,9 +171,16 @@ int smc_link_rtr(struct smc_link *lnk)
 	struct ib_qp_attr attr = {};
 	int rc;
 
+	mutex_lock(&lnk->qp_mutex);
+	if (!lnk->qp || READ_ONCE(lnk->state) != SMC_LNK_ACTIVATING) {
+		mutex_unlock(&lnk->qp_mutex);
+		return -ENOLINK;
+	}
 	rc = smc_qp_attrs_compute(&lnk->local, &lnk->peer, lnk->roce_v2, a);
-	if (rc)
+	if (rc) {
+		mutex_unlock(&lnk->qp_mutex);
 		return rc;
+	}
 	attr.qp_state = IB_QPS_RTR;
 	attr.path_mtu = a->path_mtu;
 	attr.dest_qp_num = a->dest_qpn;
@@ -181,17 +193,20 @@ int smc_link_rtr(struct smc_link *lnk)
 			0);
 	rdma_ah_set_dgid_raw(&attr.ah_attr, a->dgid);
 	memcpy(attr.ah_attr.roce.dmac, a->dmac, ETH_ALEN);
-	return ib_modify_qp(lnk->qp, &attr,
-			    IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			    IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			    IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	rc = ib_modify_qp(lnk->qp, &attr,
+			  IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			  IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	mutex_unlock(&lnk->qp_mutex);
+	return rc;
 }
 
 /**
  * smc_link_rts() - RTR -> RTS
  * @lnk: link after smc_link_rtr()
  *
- * Return: 0 or the errno of ib_modify_qp().
+ * Return: 0, -ENOLINK if the link is no longer ACTIVATING, or the errno
+ * of ib_modify_qp().
  */
 int smc_link_rts(struct smc_link *lnk)
 {
@@ -204,11 +219,16 @@ int smc_link_rts(struct smc_link *lnk)
 		.sq_psn		= a->sq_psn,
 		.max_rd_atomic	= a->max_rd_atomic,
 	};
+	int rc = -ENOLINK;
 
-	return ib_modify_qp(lnk->qp, &attr,
-			    IB_QP_STATE | IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
-			    IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
-			    IB_QP_MAX_QP_RD_ATOMIC);
+	mutex_lock(&lnk->qp_mutex);
+	if (lnk->qp && READ_ONCE(lnk->state) == SMC_LNK_ACTIVATING)
+		rc = ib_modify_qp(lnk->qp, &attr,
+				  IB_QP_STATE | IB_QP_TIMEOUT |
+				  IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+				  IB_QP_SQ_PSN | IB_QP_MAX_QP_RD_ATOMIC);
+	mutex_unlock(&lnk->qp_mutex);
+	return rc;
 }
 
 /**
@@ -260,6 +280,7 @@ int smc_link_teardown(struct smc_link *lnk)
 	write_unlock_bh(&lnk->post_lock);
 	wake_up(&lnk->wr.tx_wait);
 	cancel_delayed_work_sync(&lnk->keepalive);
+	mutex_lock(&lnk->qp_mutex);
 	if (lnk->qp) {
 		ib_modify_qp(lnk->qp, &attr, IB_QP_STATE);
 		rc = smc_wr_drain(lnk);
@@ -269,10 +290,13 @@ int smc_link_teardown(struct smc_link *lnk)
 		ib_destroy_qp(lnk->qp);
 		lnk->qp = NULL;
 	}
+	mutex_unlock(&lnk->qp_mutex);
 	cancel_work_sync(&lnk->down_work);
-	/* the link group's buffers are mapped on its first link's device */
-	if (!rc && lnk == &lnk->lgr->lnk[0])
-		smc_buf_unmap_all(lnk->lgr);
+	/* the link group's buffers are mapped on its first link's device;
+	 * after a failed drain they stay mapped (leaked), but unusable
+	 */
+	if (lnk == &lnk->lgr->lnk[0])
+		smc_buf_unmap_all(lnk->lgr, !rc);
 	if (!rc)
 		smc_wr_free(lnk);
 	smc_ib_put(lnk->sdev);

@@ -506,8 +506,12 @@ void smc_llc_keepalive_start(struct smc_link *lnk)
 
 	lnk->last_rx = jiffies;
 	WRITE_ONCE(lnk->test_pending, false);
-	queue_delayed_work(smc_lgr_wq, &lnk->keepalive,
-			   msecs_to_jiffies(ms ? ms : 1000));
+	/* not after the teardown stopped the link and cancelled the work */
+	read_lock_bh(&lnk->post_lock);
+	if (READ_ONCE(lnk->state) == SMC_LNK_ACTIVE)
+		queue_delayed_work(smc_lgr_wq, &lnk->keepalive,
+				   msecs_to_jiffies(ms ? ms : 1000));
+	read_unlock_bh(&lnk->post_lock);
 }
 
 /**

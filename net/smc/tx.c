@@ -59,7 +59,13 @@ static bool smc_tx_can_go(struct smc_sock *smc)
 	return smc_tx_error(smc) || smc_tx_room(&smc->conn, &prod) > 0;
 }
 
-/* Copy @n bytes at @prod into the send buffer and write them to the peer */
+/*
+ * Copy @n bytes at @prod into the send buffer, write them to the peer and
+ * announce them. The CDC message's send buffer is taken first, so at most
+ * two writes per held buffer are in the send queue (SMC_WR_SQ_DEPTH), and
+ * nothing is written that could not be announced. Once written, the bytes
+ * count as sent: the next CDC message announces them in any case.
+ */
 static int smc_tx_write(struct smc_sock *smc, struct msghdr *msg,
 			struct smc_cursor prod, u32 n)
 {
@@ -67,29 +73,38 @@ static int smc_tx_write(struct smc_sock *smc, struct msghdr *msg,
 	u8 *cpu = smc_buf_elem_cpu(&conn->sndbuf);
 	u64 dma = smc_buf_elem_dma(&conn->sndbuf);
 	struct smc_span span;
+	void *cdc;
 	int i, rc;
 
 	rc = smc_curs_split(&conn->tx_ring, prod, n, &span);
 	if (rc < 0)
 		return rc;
+	rc = smc_cdc_get_buf(smc, &cdc);
+	if (rc)
+		return rc;
 	for (i = 0; i < 2 && span.len[i]; i++) {
 		if (copy_from_iter(cpu + span.off[i], span.len[i],
-				   &msg->msg_iter) != span.len[i])
+				   &msg->msg_iter) != span.len[i]) {
+			smc_wr_tx_put(conn->lnk, cdc);
 			return -EFAULT;
+		}
 	}
 	for (i = 0; i < 2 && span.len[i]; i++) {
 		rc = smc_wr_rdma_write(conn->lnk, dma + span.off[i],
 				       span.len[i],
 				       conn->peer_addr + span.off[i],
 				       conn->peer_rkey);
-		if (rc)
+		if (rc) {		/* the link is down */
+			smc_wr_tx_put(conn->lnk, cdc);
 			return rc;
+		}
 	}
 	spin_lock_bh(&conn->lock);
 	conn->tx_prod = smc_curs_add(&conn->tx_ring, prod, n);
 	conn->tx_blocked = false;
 	spin_unlock_bh(&conn->lock);
-	return smc_cdc_send(smc, 0);
+	smc_cdc_send_buf(smc, cdc, 0);	/* fails only with the link */
+	return 0;
 }
 
 /**

@@ -33,17 +33,48 @@ static inline u8 *smc_wr_tx_buf(struct smc_link *lnk, u32 idx)
 	return lnk->wr.tx_bufs + idx * SMC_WR_BUF_SIZE;
 }
 
+/**
+ * smc_wr_unpost() - a posted WR completed: drop its count
+ * @lnk: the link
+ * @cnt: &lnk->wr.tx_posted or &lnk->wr.rx_posted
+ *
+ * The last thing a completion handler does with the link: the decrement
+ * and the wake-up happen under the wait queue's lock, which the drain takes
+ * before it lets the teardown go on, so no handler touches the link after
+ * the drain returned.
+ */
+void smc_wr_unpost(struct smc_link *lnk, atomic_t *cnt)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lnk->wr.tx_wait.lock, flags);
+	if (atomic_dec_and_test(cnt))
+		wake_up_locked(&lnk->wr.tx_wait);
+	spin_unlock_irqrestore(&lnk->wr.tx_wait.lock, flags);
+}
+
+/* A completion with an error: the QP is in the error state */
+static void smc_wr_failed(struct smc_link *lnk, struct ib_wc *wc)
+{
+	if (wc->status == IB_WC_WR_FLUSH_ERR)
+		return;
+	pr_info_ratelimited("link group %u link %u: work request failed: %s\n",
+			    lnk->lgr->id, lnk->link_id,
+			    ib_wc_status_msg(wc->status));
+	smc_link_down(lnk);
+}
+
 static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct smc_wr_tx_slot *slot = container_of(wc->wr_cqe,
 						   struct smc_wr_tx_slot, cqe);
 	struct smc_link *lnk = slot->lnk;
 
-	atomic_dec(&lnk->wr.tx_posted);
 	clear_bit(slot->idx, &lnk->wr.tx_busy);
 	wake_up(&lnk->wr.tx_wait);
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		smc_link_down(lnk);
+	if (wc->status != IB_WC_SUCCESS)
+		smc_wr_failed(lnk, wc);
+	smc_wr_unpost(lnk, &lnk->wr.tx_posted);
 }
 
 static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -52,8 +83,7 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc);
 /* A receive WR completed or was never posted: the drain waits for 0 */
 static void smc_wr_rx_gone(struct smc_link *lnk)
 {
-	if (atomic_dec_and_test(&lnk->wr.rx_posted))
-		wake_up(&lnk->wr.tx_wait);
+	smc_wr_unpost(lnk, &lnk->wr.rx_posted);
 }
 
 static int smc_wr_rx_post(struct smc_link *lnk, u32 idx)
@@ -86,10 +116,9 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	u64 dma = lnk->wr.rx_dma + slot->idx * SMC_WR_BUF_SIZE;
 	u8 *buf = lnk->wr.rx_bufs + slot->idx * SMC_WR_BUF_SIZE;
 
-	smc_wr_rx_gone(lnk);
 	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			smc_link_down(lnk);
+		smc_wr_failed(lnk, wc);
+		smc_wr_rx_gone(lnk);
 		return;
 	}
 	ib_dma_sync_single_for_cpu(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
@@ -102,8 +131,12 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_device(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
 				      DMA_FROM_DEVICE);
 	if (READ_ONCE(lnk->state) != SMC_LNK_INACTIVE &&
-	    smc_wr_rx_post(lnk, slot->idx))
+	    smc_wr_rx_post(lnk, slot->idx)) {
+		pr_info_ratelimited("link group %u link %u: receive repost failed\n",
+				    lnk->lgr->id, lnk->link_id);
 		smc_link_down(lnk);
+	}
+	smc_wr_rx_gone(lnk);		/* last: see smc_wr_unpost() */
 }
 
 /**
@@ -175,6 +208,9 @@ int smc_wr_drain(struct smc_link *lnk)
 				!atomic_read(&wr->rx_posted),
 				msecs_to_jiffies(SMC_WR_DRAIN_MS)))
 		return -ETIMEDOUT;
+	/* a handler that dropped the last count may still hold the lock */
+	spin_lock_irq(&wr->tx_wait.lock);
+	spin_unlock_irq(&wr->tx_wait.lock);
 	return 0;
 }
 
@@ -276,24 +312,28 @@ int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 	if (rc)
 		atomic_dec(&lnk->wr.tx_posted);
 	read_unlock_bh(&lnk->post_lock);
-	if (rc)
+	if (rc) {
+		pr_info_ratelimited("link group %u link %u: post failed: %d\n",
+				    lnk->lgr->id, lnk->link_id, rc);
 		smc_link_down(lnk);
+	}
 	return rc;
 }
 
 /**
  * smc_wr_tx_get() - take a free send buffer of a link
  * @lnk: the link
- * @wait: sleep (interruptibly, up to llc_timeout_ms) until one is free;
- *	false in atomic or completion context
+ * @wait: sleep (up to llc_timeout_ms, not interruptibly) until one is
+ *	free; false in atomic or completion context
  * @buf: set to the zeroed buffer of SMC_WR_BUF_SIZE bytes
  *
  * Return: 0; -ENOLINK if the link is down; -EBUSY (no wait) or -ETIMEDOUT
- * if no buffer became free; -ERESTARTSYS on a signal.
+ * if no buffer became free.
  */
 int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 {
 	long left = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
+	bool took = false;
 	u32 idx = 0;
 
 	if (!smc_wr_link_usable(lnk))
@@ -301,20 +341,20 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 	if (!smc_wr_tx_try(lnk, &idx)) {
 		if (!wait)
 			return -EBUSY;
-		left = wait_event_interruptible_timeout(lnk->wr.tx_wait,
-							!smc_wr_link_usable(lnk) ||
-							smc_wr_tx_try(lnk, &idx),
-							left);
-		if (left < 0)
-			return left;
-		if (!left)
-			return -ETIMEDOUT;
+		/* not interruptible: a signal must not cost a CDC message
+		 * (a window update, a close); the wait is bounded
+		 */
+		left = wait_event_timeout(lnk->wr.tx_wait,
+					  !smc_wr_link_usable(lnk) ||
+					  (took = smc_wr_tx_try(lnk, &idx)),
+					  left);
 		if (!smc_wr_link_usable(lnk)) {
-			/* the condition may have taken a slot as well */
-			if (test_bit(idx, &lnk->wr.tx_busy))
+			if (took)
 				smc_wr_tx_put(lnk, smc_wr_tx_buf(lnk, idx));
 			return -ENOLINK;
 		}
+		if (!took)
+			return -ETIMEDOUT;
 	}
 	*buf = smc_wr_tx_buf(lnk, idx);
 	memset(*buf, 0, SMC_WR_BUF_SIZE);
@@ -348,10 +388,9 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smc_link *lnk = container_of(wc->wr_cqe, struct smc_link,
 					    write_cqe);
 
-	if (atomic_dec_and_test(&lnk->wr.tx_posted))
-		wake_up(&lnk->wr.tx_wait);
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		smc_link_down(lnk);
+	if (wc->status != IB_WC_SUCCESS)
+		smc_wr_failed(lnk, wc);
+	smc_wr_unpost(lnk, &lnk->wr.tx_posted);
 }
 
 /**

@@ -7,8 +7,8 @@
 # Asserts: 200 AF_SMC client connections opened concurrently (one thread each)
 # to a concurrent AF_SMC sink server all succeed; each connection's 64 KiB is
 # checksummed by the server and matches; every socket on both sides is in
-# mode SMC-R (with Soft-RoCE; else fallback with a reason != 0), all in one
-# link group. The server's handshake limit is raised to 256 so that none
+# mode SMC-R (with Soft-RoCE and data_path=Y; else fallback with a reason
+# != 0), all in one link group. The server's handshake limit is raised to 256 so that none
 # of the 200 is turned into TCP by it (025 tests the limit).
 source "$ST_DIR/lib.sh"
 P=$ST_PORT

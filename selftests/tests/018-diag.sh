@@ -8,7 +8,8 @@
 # `smctest diag --kv` on each VM lists it: on role a local=<a's IP>:<ephemeral>
 # peer=<b's IP>:PORT, on role b the accepted socket local=<b's IP>:PORT
 # peer=<a's IP>:<same ephemeral> plus the LISTEN socket; state ESTABLISHED, mode
-# smcr with reason 0 (with Soft-RoCE; else mode fallback with a reason). The
+# smcr with reason 0 (with Soft-RoCE and data_path=Y; else mode fallback with
+# a reason). The
 # human table prints as well.
 source "$ST_DIR/lib.sh"
 P=$ST_PORT
@@ -28,7 +29,7 @@ find_line() {
 }
 re_ip() { echo "${1//./\\.}"; }
 # the mode between two smcr peers, and whether a fallback reason is expected
-if [[ ${SMCR_RXE:-0} == 1 ]]; then MODE=smcr; else MODE=fallback; fi
+if st_smcr_data; then MODE=smcr; else MODE=fallback; fi
 check_reason() {
 	if [[ $MODE == smcr ]]; then
 		[[ $1 =~ reason=0x00000000 ]] || st_fail "SMC-R socket with a fallback reason: $1"
