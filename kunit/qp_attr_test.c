@@ -496,8 +496,9 @@ static void qp_attr_accept_mtu_5(struct kunit *test)
 
 	e.mtu = 5;
 	qa_expect_accept(test, &e, &as_local, &as_peer);
-	/* against qa_local's 4096, 4096 it is */
-	KUNIT_EXPECT_EQ(test, as_local.path_mtu, 5);
+	/* as our end against qa_peer's 1024: 1024 */
+	KUNIT_EXPECT_EQ(test, as_local.path_mtu, qa_peer.mtu);
+	/* as the peer's end against qa_local's 4096: 4096 */
 	KUNIT_EXPECT_EQ(test, as_peer.path_mtu, 5);
 }
 
