@@ -5,6 +5,7 @@
 #include "../net/smc/clc.c"
 #include "../net/smc/reason.c"
 #include "../net/smc/cursor.c"
+#include "../net/smc/urg.c"
 #include "../net/smc/cdc_msg.c"
 #include "../net/smc/close_sm.c"
 #include "../net/smc/llc_msg.c"

@@ -127,7 +127,8 @@ void smc_hs_finish(struct smc_sock *smc)
 	sk->sk_state = SMC_ACTIVE;
 	if (sk->sk_socket)
 		sk->sk_socket->state = SS_CONNECTED;
-	WRITE_ONCE(smc->hs, SMC_HS_DONE);
+	/* release: a reader that sees DONE sees the connection set up */
+	smp_store_release(&smc->hs, SMC_HS_DONE);
 	sk->sk_state_change(sk);
 }
 

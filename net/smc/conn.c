@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/smc_diag.h>
 #include <linux/xarray.h>
 #include <smcr/cdc_wire.h>
 
@@ -36,6 +37,8 @@
 #define SMC_CDC_CONN_DONE	(SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)
 
 static void smc_conn_end_work(struct work_struct *work);
+
+static void smc_conn_upd_work(struct work_struct *work);
 
 /**
  * smc_conn_create() - an SMC-R connection for @smc on @lgr
@@ -56,6 +59,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 	memset(conn, 0, sizeof(*conn));
 	spin_lock_init(&conn->lock);
 	INIT_WORK(&conn->end_work, smc_conn_end_work);
+	INIT_WORK(&conn->upd_work, smc_conn_upd_work);
 	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
 	if (rc)
 		return rc;
@@ -167,7 +171,9 @@ static void smc_conn_end(struct smc_sock *smc)
 	xa_erase_bh(&lgr->conns_xa, conn->token);
 	smc_buf_put(lgr, &conn->rmbe);
 	smc_buf_put(lgr, &conn->sndbuf);
+	spin_lock_bh(&conn->lock);	/* smc_conn_diag() */
 	conn->lgr = NULL;
+	spin_unlock_bh(&conn->lock);
 	smc_lgr_conn_put(lgr);
 	sock_put(&smc->sk);		/* the table's reference */
 }
@@ -261,12 +267,48 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	info.cons = conn->rx_cons;
 	if (conn->tx_blocked)
 		info.prod_flags |= SMC_CDC_PROD_WRITE_BLOCKED;
+	info.prod_flags |= conn->tx_urg;
+	/* "present" goes out once, with the cursor just past the byte */
+	if (conn->tx_urg & SMC_CDC_PROD_URG_PRESENT)
+		conn->tx_urg = 0;
 	conn->sent_flags |= conn_flags;
 	info.conn_flags = conn->sent_flags;
 	conn->rx_cons_sent = conn->rx_cons;
+	conn->rx_urg.ack = false;
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_build(buf, &info);
 	return smc_wr_tx_send(conn->lnk, buf);
+}
+
+/* The CDC receive path moved our consumer cursor: tell the peer. */
+static void smc_conn_upd_work(struct work_struct *work)
+{
+	struct smc_conn *conn = container_of(work, struct smc_conn, upd_work);
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	bool send;
+
+	lock_sock(&smc->sk);
+	spin_lock_bh(&conn->lock);
+	send = conn->lgr && !conn->lgr_gone && !conn->released &&
+	       conn->rx_urg.ack &&
+	       !(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
+				     SMC_CDC_CONN_DONE));
+	spin_unlock_bh(&conn->lock);
+	if (send)
+		smc_cdc_send(smc, 0);
+	release_sock(&smc->sk);
+	sock_put(&smc->sk);		/* the work's reference */
+}
+
+/* Read the urgent byte just before the new mark (CDC receive path) */
+static void smc_conn_urg_byte(struct smc_conn *conn)
+{
+	u32 off = smc_urg_byte_offset(&conn->rx_ring, conn->rx_urg.mark);
+
+	ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
+				   smc_buf_elem_dma(&conn->rmbe) + off, 1,
+				   DMA_FROM_DEVICE);
+	conn->rx_urg.byte = ((u8 *)smc_buf_elem_cpu(&conn->rmbe))[off];
 }
 
 static void smc_conn_wake(struct sock *sk)
@@ -297,9 +339,19 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	struct smc_ring tx_ring;
 	struct smc_conn *conn;
 	struct smc_sock *smc;
-	bool end = false;
+	bool end = false, upd;
+	int urg, state;
 
-	if (len < sizeof(*wire) || READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
+	if (len < sizeof(*wire))
+		return;
+	/*
+	 * Also while ACTIVATING: the server's first link turns ACTIVE when
+	 * its handshake thread has seen the CONFIRM LINK response, which the
+	 * LLC path delivers; the client's first CDC message, sent right
+	 * after that response, can be here before.
+	 */
+	state = READ_ONCE(lnk->state);
+	if (state != SMC_LNK_ACTIVE && state != SMC_LNK_ACTIVATING)
 		return;
 	xa_lock_bh(&lgr->conns_xa);
 	smc = xa_load(&lgr->conns_xa, be32_to_cpu(wire->token));
@@ -337,13 +389,28 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	    smc_curs_free(&conn->tx_ring, conn->tx_prod, info.cons) >= 0 &&
 	    smc_curs_cmp(&conn->tx_ring, info.cons, conn->tx_peer_cons) >= 0)
 		conn->tx_peer_cons = info.cons;
+	conn->peer_prod_flags = info.prod_flags;
 	conn->peer_blocked = info.prod_flags & SMC_CDC_PROD_WRITE_BLOCKED;
 	conn->peer_flags |= info.conn_flags;
+	urg = smc_urg_rx_flags(&conn->rx_urg, &conn->rx_ring, conn->rx_cons,
+			       conn->rx_prod, info.prod_flags);
+	if (urg & SMC_URG_EV_NEW_MARK)
+		smc_conn_urg_byte(conn);
+	smc_urg_rx_advance(&conn->rx_urg, &conn->rx_ring, &conn->rx_cons,
+			   sock_flag(&smc->sk, SOCK_URGINLINE));
+	upd = conn->rx_urg.ack && !conn->released;
 	end = conn->released && (conn->peer_flags & SMC_CDC_CONN_DONE);
 	spin_unlock_bh(&conn->lock);
 	if (info.conn_flags & SMC_CDC_CONN_ABORT)
 		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	if (urg & SMC_URG_EV_SIGNAL)
+		sk_send_sigurg(&smc->sk);
 	smc_conn_wake(&smc->sk);
+	if (upd) {
+		sock_hold(&smc->sk);
+		if (!queue_work(smc_lgr_wq, &conn->upd_work))
+			sock_put(&smc->sk);
+	}
 	if (end)
 		smc_conn_end_later(smc);
 out:
@@ -432,4 +499,77 @@ void smc_conn_lgr_gone(struct smc_link_group *lgr)
 			smc_conn_end_later(smc);
 	}
 	xa_unlock_bh(&lgr->conns_xa);
+}
+
+static void smc_conn_diag_curs(struct smc_diag_cursor *d, struct smc_cursor c)
+{
+	d->wrap = c.wrap;
+	d->count = c.count;
+}
+
+/* A GID as Linux's smc_diag shows it: eight 16-bit groups in hex */
+static void smc_conn_diag_gid(u8 *out, size_t size, const u8 *gid)
+{
+	char *p = (char *)out;
+	int i, n = 0;
+
+	for (i = 0; i < SMC_GID_LEN; i += 2)
+		n += scnprintf(p + n, size - n, "%s%02x%02x", i ? ":" : "",
+			       gid[i], gid[i + 1]);
+}
+
+/**
+ * smc_conn_diag() - an SMC-R connection's state for sock_diag
+ * @smc: a socket whose establishment ended in SMC-R (smc->hs read with
+ *	acquire semantics: the connection is set up)
+ * @ci: cursors, sizes and flags, as Linux's smc_diag reports them; our
+ *	writes are posted at once, so the send buffer's prepared, sent and
+ *	finished cursors are the producer cursor
+ * @li: the link (role: 0 client, 1 server)
+ *
+ * Context: any; takes conn->lock.
+ * Return: false if the connection has ended (nothing filled).
+ */
+bool smc_conn_diag(struct smc_sock *smc, struct smc_diag_conninfo *ci,
+		   struct smc_diag_lgrinfo *li)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_link *lnk;
+
+	spin_lock_bh(&conn->lock);
+	if (!conn->lgr) {
+		spin_unlock_bh(&conn->lock);
+		return false;
+	}
+	lnk = conn->lnk;
+	ci->token = conn->token;
+	ci->sndbuf_size = conn->tx_ring.size;
+	ci->rmbe_size = conn->rx_ring.size;
+	ci->peer_rmbe_size = conn->tx_ring.size;
+	smc_conn_diag_curs(&ci->rx_prod, conn->rx_prod);
+	smc_conn_diag_curs(&ci->rx_cons, conn->tx_peer_cons);
+	smc_conn_diag_curs(&ci->tx_prod, conn->tx_prod);
+	smc_conn_diag_curs(&ci->tx_cons, conn->rx_cons_sent);
+	ci->rx_prod_flags = conn->peer_prod_flags;
+	ci->rx_conn_state_flags = conn->peer_flags;
+	ci->tx_prod_flags = conn->tx_urg |
+			    (conn->tx_blocked ? SMC_CDC_PROD_WRITE_BLOCKED : 0);
+	ci->tx_conn_state_flags = conn->sent_flags;
+	smc_conn_diag_curs(&ci->tx_prep, conn->tx_prod);
+	smc_conn_diag_curs(&ci->tx_sent, conn->tx_prod);
+	smc_conn_diag_curs(&ci->tx_fin, conn->tx_prod);
+	li->role = conn->lgr->server;
+	if (conn->lgr_gone)		/* the device may be gone */
+		goto out;
+	li->lnk[0].link_id = lnk->link_id;
+	strscpy(li->lnk[0].ibname, dev_name(&lnk->sdev->ibdev->dev),
+		sizeof(li->lnk[0].ibname));
+	li->lnk[0].ibport = lnk->port;
+	smc_conn_diag_gid(li->lnk[0].gid, sizeof(li->lnk[0].gid),
+			  lnk->local.gid);
+	smc_conn_diag_gid(li->lnk[0].peer_gid, sizeof(li->lnk[0].peer_gid),
+			  lnk->peer.gid);
+out:
+	spin_unlock_bh(&conn->lock);
+	return true;
 }

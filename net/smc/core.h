@@ -31,6 +31,7 @@
 #include <smcr/cursor.h>
 #include <smcr/llc.h>
 #include <smcr/qp_attr.h>
+#include <smcr/urg.h>
 
 #include "ib.h"
 
@@ -336,14 +337,22 @@ struct smc_link_group {
  * @rx_seq: of the peer's last CDC message
  * @rx_seq_valid: @rx_seq holds a received number
  * @peer_flags: SMC_CDC_CONN_* the peer has sent (accumulated)
+ * @peer_prod_flags: SMC_CDC_PROD_* of the peer's last CDC message
  * @peer_blocked: the peer's last CDC had the writer-blocked flag
  * @tx_blocked: we wait for room in the peer's RMBE
  * @sent_flags: SMC_CDC_CONN_* we have sent
  * @lgr_gone: the link group ends under the connection: set (under @lock)
  *	before its links let go of the device, so nothing touches the
  *	device for the connection afterwards
+ * @rx_urg: urgent data the peer announced or wrote (smcr/urg.h)
+ * @tx_urg: SMC_CDC_PROD_URG_* flags for our next CDC message
+ * @tx_urg_hold: our urgent byte is written; no more writes until the
+ *	peer's consumer cursor reaches @tx_urg_mark (4.7.5 step 3)
+ * @tx_urg_mark: our producer cursor just past that byte
  * @released: the application closed the socket (socket lock)
  * @end_work: ends the connection once both sides are done with it
+ * @upd_work: sends our consumer cursor when the CDC receive path moved
+ *	it (skipping an urgent byte)
  *
  * Sends (CDC and RDMA writes) are made under the socket lock, so they are
  * posted in cursor order.
@@ -370,12 +379,18 @@ struct smc_conn {
 	u16			rx_seq;
 	bool			rx_seq_valid;
 	u8			peer_flags;
+	u8			peer_prod_flags;
 	bool			peer_blocked;
 	bool			tx_blocked;
 	u8			sent_flags;
 	bool			lgr_gone;
+	struct smc_urg_rx	rx_urg;
+	u8			tx_urg;
+	bool			tx_urg_hold;
+	struct smc_cursor	tx_urg_mark;
 	bool			released;
 	struct work_struct	end_work;
+	struct work_struct	upd_work;
 };
 
 static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
@@ -439,6 +454,7 @@ void smc_conn_discard(struct smc_sock *smc);
 void smc_conn_release(struct smc_sock *smc);
 int smc_conn_shutdown(struct smc_sock *smc, int how);
 void smc_conn_lgr_gone(struct smc_link_group *lgr);
+
 void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
 int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
 int smc_cdc_get_buf(struct smc_sock *smc, void **buf);
@@ -449,6 +465,8 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 __poll_t smc_rx_poll(struct smc_sock *smc);
 int smc_rx_inq(struct smc_sock *smc);
 int smc_tx_outq(struct smc_sock *smc);
+int smc_tx_space(struct smc_conn *conn);
+int smc_rx_atmark(struct smc_sock *smc);
 
 /* buf.c */
 u8 smc_buf_class(u32 size);

@@ -13,6 +13,9 @@
 
 #include "smcr.h"
 
+/* diag_ext bit of an SMC_DIAG_* attribute */
+#define SMC_DIAG_EXT(attr)	(1 << (SMC_DIAG_##attr - 1))
+
 struct smc_diag_ctx {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
@@ -79,7 +82,19 @@ static int smc_diag_fill(struct sock *sk, void *arg)
 		if (nla_put(ctx->skb, SMC_DIAG_FALLBACK, sizeof(fb), &fb))
 			goto cancel;
 	}
-	if ((ctx->ext & (1 << (SMC_DIAG_SHUTDOWN - 1))) &&
+	if ((ctx->ext & (SMC_DIAG_EXT(CONNINFO) | SMC_DIAG_EXT(LGRINFO))) &&
+	    smp_load_acquire(&smc->hs) == SMC_HS_DONE && !smc->use_fallback) {
+		struct smc_diag_conninfo ci = {};
+		struct smc_diag_lgrinfo li = {};
+
+		if (smc_conn_diag(smc, &ci, &li) &&
+		    (((ctx->ext & SMC_DIAG_EXT(CONNINFO)) &&
+		      nla_put(ctx->skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci)) ||
+		     ((ctx->ext & SMC_DIAG_EXT(LGRINFO)) &&
+		      nla_put(ctx->skb, SMC_DIAG_LGRINFO, sizeof(li), &li))))
+			goto cancel;
+	}
+	if ((ctx->ext & SMC_DIAG_EXT(SHUTDOWN)) &&
 	    nla_put_u8(ctx->skb, SMC_DIAG_SHUTDOWN, r->diag_shutdown))
 		goto cancel;
 	nlmsg_end(ctx->skb, nlh);

@@ -104,9 +104,13 @@ static void smc_child_dispose(struct smc_sock *child)
 	child->listener = NULL;
 	smc_sock_unlist(child);
 	if (READ_ONCE(child->hs) == SMC_HS_DONE && !child->use_fallback) {
-		/* an SMC-R connection: abnormal close, as TCP's RST */
-		lock_sock(&child->sk);
-		sock_no_linger(&child->sk);
+		/* an SMC-R connection: abnormal close, as TCP's RST. The
+		 * listener's lock may be held (listen_stop); not
+		 * sock_no_linger(), which takes the socket lock itself.
+		 */
+		lock_sock_nested(&child->sk, SINGLE_DEPTH_NESTING);
+		sock_set_flag(&child->sk, SOCK_LINGER);
+		WRITE_ONCE(child->sk.sk_lingertime, 0);
 		smc_conn_release(child);
 		release_sock(&child->sk);
 	}

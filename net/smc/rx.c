@@ -11,7 +11,9 @@
  * End of stream: no data left and the peer sent D (done writing) or C; an
  * A (abnormal close) or the link group's end is ECONNRESET.
  *
- * Not yet: urgent data (4.7.5).
+ * Urgent data (4.7.5, 4.7.6): reads stop at the mark, recv(MSG_OOB)
+ * returns the urgent byte, SIOCATMARK and EPOLLPRI report it, with TCP's
+ * semantics; the rules are in urg.c.
  */
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -74,6 +76,90 @@ static bool smc_rx_reset(struct smc_conn *conn)
 	       READ_ONCE(conn->lgr_gone);
 }
 
+static bool smc_rx_oobinline(struct smc_sock *smc)
+{
+	return sock_flag(&smc->sk, SOCK_URGINLINE);
+}
+
+/*
+ * Bytes a normal read may take now (0 at the mark when it returned data
+ * already, @copied), and the consumer cursor to take them from.
+ */
+static u32 smc_rx_take(struct smc_sock *smc, struct smc_cursor *cons,
+		       bool copied)
+{
+	struct smc_conn *conn = &smc->conn;
+	u32 take;
+	int n;
+
+	spin_lock_bh(&conn->lock);
+	smc_urg_rx_advance(&conn->rx_urg, &conn->rx_ring, &conn->rx_cons,
+			   smc_rx_oobinline(smc));
+	n = smc_curs_readable(&conn->rx_ring, conn->rx_prod, conn->rx_cons);
+	*cons = conn->rx_cons;
+	take = smc_urg_rx_take(&conn->rx_urg, &conn->rx_ring, *cons, max(n, 0),
+			       smc_rx_oobinline(smc), copied);
+	spin_unlock_bh(&conn->lock);
+	return take;
+}
+
+/**
+ * smc_rx_atmark() - SIOCATMARK of an SMC-R connection
+ * @smc: the socket
+ *
+ * Return: 1 if the reader is at the urgent mark, else 0.
+ */
+int smc_rx_atmark(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool at;
+
+	spin_lock_bh(&conn->lock);
+	at = smc_urg_rx_atmark(&conn->rx_urg, &conn->rx_ring, conn->rx_cons,
+			       smc_rx_oobinline(smc));
+	spin_unlock_bh(&conn->lock);
+	return at;
+}
+
+/* recv(MSG_OOB): the urgent byte, as TCP returns it */
+static int smc_rx_recv_urg(struct smc_sock *smc, struct msghdr *msg,
+			   size_t len, int flags)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	u8 state, byte;
+	int rc;
+
+	lock_sock(sk);
+	spin_lock_bh(&conn->lock);
+	state = conn->rx_urg.state;
+	byte = conn->rx_urg.byte;
+	if (state == SMC_URG_VALID && !(flags & MSG_PEEK))
+		conn->rx_urg.state = SMC_URG_READ;
+	spin_unlock_bh(&conn->lock);
+	if (smc_rx_oobinline(smc) || state == SMC_URG_NONE ||
+	    state == SMC_URG_READ) {
+		rc = -EINVAL;
+	} else if (state == SMC_URG_VALID) {
+		smc_stats_event(sock_net(sk), SMC_STATS_EV_URG);
+		msg->msg_flags |= MSG_OOB;
+		rc = 0;
+		if (!len)
+			msg->msg_flags |= MSG_TRUNC;
+		else if (!(flags & MSG_TRUNC) && memcpy_to_msg(msg, &byte, 1))
+			rc = -EFAULT;
+		else
+			rc = 1;
+	} else if ((sk->sk_shutdown & RCV_SHUTDOWN) || smc_rx_peer_eof(conn) ||
+		   smc_rx_reset(conn)) {
+		rc = 0;
+	} else {
+		rc = -EAGAIN;	/* announced, not yet written (4.7.6) */
+	}
+	release_sock(sk);
+	return rc;
+}
+
 static bool smc_rx_can_go(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
@@ -91,7 +177,7 @@ static void smc_rx_update_cons(struct smc_sock *smc)
 	bool send;
 
 	spin_lock_bh(&conn->lock);
-	send = conn->peer_blocked ||
+	send = conn->peer_blocked || conn->rx_urg.ack ||
 	       smc_curs_cons_update_needed(&conn->rx_ring, conn->rx_prod,
 					   conn->rx_cons_sent, conn->rx_cons);
 	spin_unlock_bh(&conn->lock);
@@ -146,15 +232,18 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	size_t copied = 0, target;
 	struct smc_cursor cons;
 	long timeo;
-	int avail, rc = 0;
+	u32 avail;
+	int rc = 0;
 
 	if (flags & MSG_OOB)
-		return -EOPNOTSUPP;
+		return smc_rx_recv_urg(smc, msg, len, flags);
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	while (copied < len) {
-		avail = smc_rx_avail(conn, &cons);
+		avail = smc_rx_take(smc, &cons, copied);
+		if (!avail && copied && smc_rx_avail(conn, &cons))
+			break;		/* at the urgent mark */
 		if (avail && !(sk->sk_shutdown & RCV_SHUTDOWN)) {
 			u32 n = min_t(size_t, avail, len - copied);
 
@@ -168,6 +257,9 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 				break;
 			spin_lock_bh(&conn->lock);
 			conn->rx_cons = smc_curs_add(&conn->rx_ring, cons, n);
+			smc_urg_rx_advance(&conn->rx_urg, &conn->rx_ring,
+					   &conn->rx_cons,
+					   smc_rx_oobinline(smc));
 			spin_unlock_bh(&conn->lock);
 			smc_rx_update_cons(smc);
 			continue;
@@ -223,13 +315,12 @@ __poll_t smc_rx_poll(struct smc_sock *smc)
 	if (smc_rx_avail(conn, &c) || smc_rx_peer_eof(conn) || reset ||
 	    (sk->sk_shutdown & RCV_SHUTDOWN))
 		mask |= EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(conn->rx_urg.state) == SMC_URG_VALID)
+		mask |= EPOLLPRI;
 	if (smc_rx_peer_eof(conn) || reset)
 		mask |= EPOLLRDHUP;
-	spin_lock_bh(&conn->lock);
-	if (smc_curs_free(&conn->tx_ring, conn->tx_prod,
-			  conn->tx_peer_cons) > 0)
+	if (smc_tx_space(conn) > 0)
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	spin_unlock_bh(&conn->lock);
 	if (reset || sk->sk_shutdown == SHUTDOWN_MASK ||
 	    ((sk->sk_shutdown & SEND_SHUTDOWN) && smc_rx_peer_eof(conn)))
 		mask |= EPOLLHUP;

@@ -12,7 +12,17 @@
  * and the sender sleeps until the peer's consumer cursor moves (its CDC
  * message wakes us).
  *
- * Not yet: small-send batching (4.5.2), urgent data, corking.
+ * Urgent data (4.7.5, 4.7.6): the last byte of a send(MSG_OOB) is the
+ * urgent byte. Every CDC message from the start of that send carries
+ * "urgent data pending" (also the writer-blocked one: the peer learns of
+ * the urgent data while the window is closed), the one announcing the
+ * byte "pending" and "present". After it no further byte is written until
+ * the peer's consumer cursor has reached the mark, as 4.7.5 step 3 asks:
+ * a peer may rely on the producer cursor staying at the mark until it
+ * acknowledged it. A send(MSG_OOB) that returns early (signal, timeout,
+ * non-blocking) puts the mark after the last byte it sent, as TCP does.
+ *
+ * Not yet: small-send batching (4.5.2), corking.
  */
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -21,16 +31,41 @@
 #include "core.h"
 #include "smcr.h"
 
+/* Room in the peer's RMBE for the next write; conn->lock held */
+static int smc_tx_room_locked(struct smc_conn *conn)
+{
+	if (conn->tx_urg_hold) {
+		if (smc_curs_cmp(&conn->tx_ring, conn->tx_peer_cons,
+				 conn->tx_urg_mark) < 0)
+			return 0;
+		conn->tx_urg_hold = false;
+	}
+	return smc_curs_free(&conn->tx_ring, conn->tx_prod, conn->tx_peer_cons);
+}
+
 static int smc_tx_room(struct smc_conn *conn, struct smc_cursor *prod)
 {
 	int room;
 
 	spin_lock_bh(&conn->lock);
-	room = smc_curs_free(&conn->tx_ring, conn->tx_prod,
-			     conn->tx_peer_cons);
+	room = smc_tx_room_locked(conn);
 	*prod = conn->tx_prod;
 	spin_unlock_bh(&conn->lock);
 	return room;
+}
+
+/**
+ * smc_tx_space() - room for the next write (EPOLLOUT)
+ * @conn: an SMC-R connection
+ *
+ * Return: bytes, 0 while the peer's RMBE is full or our urgent byte is not
+ * yet acknowledged; negative if the cursors are inconsistent.
+ */
+int smc_tx_space(struct smc_conn *conn)
+{
+	struct smc_cursor prod;
+
+	return smc_tx_room(conn, &prod);
 }
 
 /* What ends a wait for room, or makes sending fail */
@@ -59,6 +94,29 @@ static bool smc_tx_can_go(struct smc_sock *smc)
 	return smc_tx_error(smc) || smc_tx_room(&smc->conn, &prod) > 0;
 }
 
+/* The urgent byte is the last one written: mark it; conn->lock held */
+static void smc_tx_urg_mark(struct smc_conn *conn)
+{
+	conn->tx_urg |= SMC_CDC_PROD_URG_PRESENT;
+	conn->tx_urg_hold = true;
+	conn->tx_urg_mark = conn->tx_prod;
+}
+
+/* End of a send(MSG_OOB) that did not write its last byte */
+static void smc_tx_urg_end(struct smc_sock *smc, size_t sent, bool told)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	if (sent)
+		smc_tx_urg_mark(conn);	/* TCP: after the last byte sent */
+	else
+		conn->tx_urg = 0;	/* withdraws an announcement */
+	spin_unlock_bh(&conn->lock);
+	if (sent || told)
+		smc_cdc_send(smc, 0);
+}
+
 /*
  * Copy @n bytes at @prod into the send buffer, write them to the peer and
  * announce them. The CDC message's send buffer is taken first, so at most
@@ -67,7 +125,7 @@ static bool smc_tx_can_go(struct smc_sock *smc)
  * count as sent: the next CDC message announces them in any case.
  */
 static int smc_tx_write(struct smc_sock *smc, struct msghdr *msg,
-			struct smc_cursor prod, u32 n)
+			struct smc_cursor prod, u32 n, bool urg_last)
 {
 	struct smc_conn *conn = &smc->conn;
 	u8 *cpu = smc_buf_elem_cpu(&conn->sndbuf);
@@ -102,6 +160,8 @@ static int smc_tx_write(struct smc_sock *smc, struct msghdr *msg,
 	spin_lock_bh(&conn->lock);
 	conn->tx_prod = smc_curs_add(&conn->tx_ring, prod, n);
 	conn->tx_blocked = false;
+	if (urg_last)
+		smc_tx_urg_mark(conn);
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_send_buf(smc, cdc, 0);	/* fails only with the link */
 	return 0;
@@ -120,23 +180,30 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sock *sk = &smc->sk;
 	struct smc_conn *conn = &smc->conn;
+	bool oob = msg->msg_flags & MSG_OOB, told = false;
 	struct smc_cursor prod;
 	size_t sent = 0;
 	long timeo;
 	int room, rc = 0;
 
-	if (msg->msg_flags & MSG_OOB)
-		return -EOPNOTSUPP;
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	if (oob && len) {
+		smc_stats_event(sock_net(sk), SMC_STATS_EV_URG);
+		spin_lock_bh(&conn->lock);
+		conn->tx_urg = SMC_CDC_PROD_URG_PENDING;
+		spin_unlock_bh(&conn->lock);
+	}
 	while (sent < len) {
 		rc = smc_tx_error(smc);
 		if (rc)
 			break;
 		room = smc_tx_room(conn, &prod);
 		if (room <= 0) {
-			if (!conn->tx_blocked) {
+			/* 4.7.6: the peer learns of urgent data at once */
+			if (!conn->tx_blocked || (oob && !told)) {
 				conn->tx_blocked = true;
+				told = oob;
 				smc_cdc_send(smc, 0);
 			}
 			rc = -EAGAIN;
@@ -152,11 +219,14 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			continue;
 		}
 		room = min_t(size_t, room, len - sent);
-		rc = smc_tx_write(smc, msg, prod, room);
+		rc = smc_tx_write(smc, msg, prod, room,
+				  oob && sent + room == len);
 		if (rc)
 			break;
 		sent += room;
 	}
+	if (oob && sent < len)
+		smc_tx_urg_end(smc, sent, told);
 	release_sock(sk);
 	if (sent) {
 		smc_stats_payload(sock_net(sk), true, len, sent);

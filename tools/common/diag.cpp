@@ -74,6 +74,28 @@ DiagParse diag_parse(std::span<const uint8_t> buf, std::vector<DiagEntry> &out)
 						e.peer_diagnosis = fb.peer_diagnosis;
 					}
 					break;
+				case SMC_DIAG_CONNINFO:
+					if (dlen >= sizeof(smc_diag_conninfo)) {
+						smc_diag_conninfo ci;
+						std::memcpy(&ci, data, sizeof(ci));
+						e.has_conn = true;
+						e.token = ci.token;
+						e.rmbe_size = ci.rmbe_size;
+						e.peer_rmbe_size = ci.peer_rmbe_size;
+					}
+					break;
+				case SMC_DIAG_LGRINFO:
+					if (dlen >= sizeof(smc_diag_lgrinfo)) {
+						smc_diag_lgrinfo li;
+						std::memcpy(&li, data, sizeof(li));
+						e.has_lgr = true;
+						e.lgr_role = li.role;
+						e.link_id = li.lnk[0].link_id;
+						e.ibname.assign(reinterpret_cast<const char *>(li.lnk[0].ibname),
+								strnlen(reinterpret_cast<const char *>(li.lnk[0].ibname),
+									sizeof(li.lnk[0].ibname)));
+					}
+					break;
 				case SMC_DIAG_SHUTDOWN:
 					if (dlen >= 1)
 						e.shutdown = data[0];

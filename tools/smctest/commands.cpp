@@ -299,12 +299,20 @@ std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all
 	};
 	std::ostringstream os;
 	if (c.diag_kv) {
-		for (auto &e : v)
+		for (auto &e : v) {
 			os << "family=" << (e.family == AF_INET6 ? "inet6" : "inet")
 			   << " state=" << smcr::tcp_state_name(e.state) << " mode=" << smcr::diag_mode_name(e.mode)
 			   << " local=" << addr(e.src, e.sport, e.family) << " peer=" << addr(e.dst, e.dport, e.family)
 			   << " reason=" << hex(e.reason) << " peer_diag=" << hex(e.peer_diagnosis)
-			   << " inode=" << e.inode << " uid=" << e.uid << "\n";
+			   << " inode=" << e.inode << " uid=" << e.uid;
+			if (e.has_conn)
+				os << " token=" << hex(e.token) << " rmbe=" << e.rmbe_size
+				   << " peer_rmbe=" << e.peer_rmbe_size;
+			if (e.has_lgr)
+				os << " dev=" << (e.ibname.empty() ? "-" : e.ibname) << " link=" << int(e.link_id)
+				   << " role=" << (e.lgr_role ? "server" : "client");
+			os << "\n";
+		}
 	} else {
 		os << std::left << std::setw(13) << "State" << std::setw(9) << "Mode" << std::setw(28) << "Local"
 		   << std::setw(28) << "Peer" << std::setw(24) << "Reason" << std::setw(24) << "PeerDiag"
@@ -346,7 +354,7 @@ std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all
 				os << ", peer diagnosis " << hex(k.second) << " ("
 				   << (pi ? pi->description : "unknown") << ")";
 			}
-			os << " - SMC-R data path arrives in a later issue\n";
+			os << "\n";
 		}
 	}
 	return os.str();

@@ -832,6 +832,211 @@ void accept_client(const Config &c)
 	say("ok: 3 connections accepted and closed by the server");
 }
 
+// ---- oob ------------------------------------------------------------------
+// Urgent data with TCP's semantics (RFC 7609 4.7.5/4.7.6 underneath): the
+// last byte of send(MSG_OOB) is the urgent byte; the receiver gets
+// POLLPRI and SIGURG, reads stop at the mark (SIOCATMARK), recv(MSG_OOB)
+// returns the byte once; without SO_OOBINLINE it is not in the stream,
+// with it, it is. Connection 4 sends the urgent byte into a full window.
+
+volatile sig_atomic_t g_sigurg = 0;
+
+void on_sigurg(int)
+{
+	g_sigurg = g_sigurg + 1;
+}
+
+std::string recv_once(int fd, size_t max, const std::string &what)
+{
+	std::string b(max, '\0');
+	ssize_t n;
+	do
+		n = ::recv(fd, b.data(), b.size(), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		throw_errno(what, errno);
+	b.resize(static_cast<size_t>(n));
+	return b;
+}
+
+std::string recv_rest(int fd, const std::string &what)
+{
+	std::string all;
+	for (;;) {
+		std::string b = recv_once(fd, 4096, what);
+		if (b.empty())
+			return all;
+		all += b;
+	}
+}
+
+char recv_oob(int fd, const std::string &what)
+{
+	char b = 0;
+	ssize_t n = ::recv(fd, &b, 1, MSG_OOB);
+	if (n < 0)
+		throw_errno(what + ": recv(MSG_OOB)", errno);
+	check(n == 1, what + ": recv(MSG_OOB) returned " + std::to_string(n));
+	return b;
+}
+
+UniqueFd oob_accept(int lfd, bool oobinline)
+{
+	UniqueFd fd = accept_blocking(lfd);
+	int one = 1;
+	if (oobinline && ::setsockopt(fd.get(), SOL_SOCKET, SO_OOBINLINE, &one, sizeof(one)) < 0)
+		throw_errno("setsockopt(SO_OOBINLINE)", errno);
+	if (::fcntl(fd.get(), F_SETOWN, ::getpid()) < 0)
+		throw_errno("fcntl(F_SETOWN)", errno);
+	write_all(fd.get(), "g", 1); // the client sends once the options are set
+	return fd;
+}
+
+void oob_wait_pri(int fd, const std::string &what)
+{
+	check(wait_fd(fd, POLLPRI, kEventTimeoutMs) & POLLPRI, what + ": no POLLPRI");
+}
+
+constexpr uint64_t kOobFillSeed = 51;
+
+void oob_server(const Config &c, int lfd)
+{
+	struct sigaction sa = {};
+	sa.sa_handler = on_sigurg;
+	::sigaction(SIGURG, &sa, nullptr);
+	announce(c, lfd);
+	{
+		UniqueFd fd = oob_accept(lfd, false);
+		oob_wait_pri(fd.get(), "conn1");
+		std::string a = recv_once(fd.get(), 100, "conn1 recv");
+		check(a == "abcdefgh", "conn1: read before the mark returned '" + a + "', expected 'abcdefgh'");
+		check(ioctl_int(fd.get(), SIOCATMARK, "SIOCATMARK") == 1, "conn1: SIOCATMARK 0 at the mark");
+		check(recv_oob(fd.get(), "conn1") == 'X', "conn1: wrong urgent byte");
+		char b;
+		expect_errno(::recv(fd.get(), &b, 1, MSG_OOB), EINVAL, "conn1: second recv(MSG_OOB)");
+		std::string r = recv_rest(fd.get(), "conn1 recv");
+		check(r == "ijkl", "conn1: after the mark '" + r + "', expected 'ijkl'");
+		check(g_sigurg > 0, "conn1: no SIGURG");
+		say("ok: POLLPRI + SIGURG, read stops at the mark, SIOCATMARK, recv(MSG_OOB) once, byte not in stream");
+	}
+	{
+		UniqueFd fd = oob_accept(lfd, true);
+		oob_wait_pri(fd.get(), "conn2");
+		std::string a = recv_once(fd.get(), 100, "conn2 recv");
+		check(a == "abcdefgh", "conn2: read before the mark returned '" + a + "', expected 'abcdefgh'");
+		check(ioctl_int(fd.get(), SIOCATMARK, "SIOCATMARK") == 1, "conn2: SIOCATMARK 0 at the mark");
+		char b;
+		expect_errno(::recv(fd.get(), &b, 1, MSG_OOB), EINVAL, "conn2: recv(MSG_OOB) with SO_OOBINLINE");
+		std::string r = recv_rest(fd.get(), "conn2 recv");
+		check(r == "Xijkl", "conn2: from the mark '" + r + "', expected 'Xijkl'");
+		check(ioctl_int(fd.get(), SIOCATMARK, "SIOCATMARK") == 0, "conn2: SIOCATMARK 1 past the mark");
+		say("ok: SO_OOBINLINE: read stops at the mark, the urgent byte stays in the stream");
+	}
+	{
+		UniqueFd fd = oob_accept(lfd, false);
+		oob_wait_pri(fd.get(), "conn3");
+		check(recv_oob(fd.get(), "conn3") == 'X', "conn3: wrong urgent byte");
+		std::string r = recv_rest(fd.get(), "conn3 recv");
+		check(r == "after", "conn3: stream '" + r + "', expected 'after'");
+		say("ok: an urgent byte alone, then data: the data follows");
+	}
+	{
+		UniqueFd fd = oob_accept(lfd, false);
+		sleep_ms(1500); // the client fills the window, then sends the urgent byte
+		char b;
+		ssize_t k = ::recv(fd.get(), &b, 1, MSG_OOB | MSG_DONTWAIT);
+		check(k < 0 && (errno == EAGAIN || errno == EINVAL),
+		      "conn4: recv(MSG_OOB) before the window opened: " +
+			      (k < 0 ? errno_name(errno) : std::to_string(k) + " bytes"));
+		std::string early = errno_name(errno);
+		std::vector<uint8_t> buf(64 * 1024);
+		std::vector<uint8_t> stream;
+		int urgent = 0;
+		for (;;) {
+			short re = wait_fd(fd.get(), POLLIN | POLLPRI, kEventTimeoutMs);
+			check(re != 0, "conn4: no event in 10 s");
+			if (re & POLLPRI) {
+				check(recv_oob(fd.get(), "conn4") == 'X', "conn4: wrong urgent byte");
+				++urgent;
+				write_all(fd.get(), "2", 1); // the client sends its tail now
+				continue;
+			}
+			ssize_t n = ::recv(fd.get(), buf.data(), buf.size(), 0);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				throw_errno("conn4: recv", errno);
+			if (n == 0)
+				break;
+			stream.insert(stream.end(), buf.begin(), buf.begin() + n);
+		}
+		check(urgent == 1, "conn4: urgent byte read " + std::to_string(urgent) + " times");
+		check(stream.size() >= 8, "conn4: short stream");
+		uint64_t fill = 0;
+		std::memcpy(&fill, stream.data() + stream.size() - 8, 8);
+		check(fill + 8 == stream.size(), "conn4: " + std::to_string(stream.size()) + " bytes, the client sent " +
+							 std::to_string(fill) + " + 8");
+		verify_pattern(std::span<const uint8_t>(stream.data(), fill), kOobFillSeed, 0, "conn4 fill");
+		say("ok: urgent byte into a full window (" + std::to_string(fill) + " bytes; before: " + early +
+		    "), read once, stream intact");
+	}
+}
+
+void oob_client(const Config &c)
+{
+	auto to = peer_addr(c);
+	auto go = [](int fd) {
+		char g = 0;
+		read_exact(fd, &g, 1);
+		check(g == 'g', "no go from the server");
+	};
+	auto send_oob = [](int fd, char b) {
+		ssize_t n;
+		do
+			n = ::send(fd, &b, 1, MSG_OOB);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			throw_errno("send(MSG_OOB)", errno);
+	};
+	for (int i = 0; i < 2; ++i) {
+		UniqueFd fd = dial(c, to);
+		go(fd.get());
+		write_all(fd.get(), "abcdefgh", 8);
+		send_oob(fd.get(), 'X');
+		write_all(fd.get(), "ijkl", 4);
+	}
+	{
+		UniqueFd fd = dial(c, to);
+		go(fd.get());
+		send_oob(fd.get(), 'X');
+		write_all(fd.get(), "after", 5);
+	}
+	{
+		UniqueFd fd = dial(c, to);
+		go(fd.get());
+		set_nonblock(fd.get(), true);
+		std::vector<uint8_t> buf(16 * 1024);
+		uint64_t fill = 0;
+		for (;;) {
+			smcr::pattern_fill(kOobFillSeed, fill, std::span<uint8_t>(buf.data(), buf.size()));
+			ssize_t n = ::send(fd.get(), buf.data(), buf.size(), MSG_NOSIGNAL);
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+				break;
+			if (n < 0)
+				throw_errno("fill: send", errno);
+			fill += static_cast<uint64_t>(n);
+		}
+		set_nonblock(fd.get(), false);
+		send_oob(fd.get(), 'X');
+		char two = 0;
+		read_exact(fd.get(), &two, 1);
+		check(two == '2', "no confirmation of the urgent byte");
+		write_all(fd.get(), &fill, sizeof(fill));
+		say("client: filled " + std::to_string(fill) + " bytes before the urgent byte");
+	}
+	say("ok: 4 connections with urgent data sent");
+}
+
 // ---- registry ------------------------------------------------------------
 
 struct Probe {
@@ -864,6 +1069,8 @@ const std::vector<Probe> &probes()
 		 shutdown_rd_client},
 		{"accept", "nonblocking accept EAGAIN, accept4 flags via fcntl, blocking accept", {}, accept_server,
 		 accept_client},
+		{"oob", "urgent data: POLLPRI, SIGURG, SIOCATMARK, MSG_OOB, SO_OOBINLINE, into a full window", {},
+		 oob_server, oob_client},
 	};
 	return p;
 }

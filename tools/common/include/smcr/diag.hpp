@@ -21,6 +21,16 @@ struct DiagEntry {
 	bool has_fallback = false;
 	uint32_t reason = 0;
 	uint32_t peer_diagnosis = 0;
+	// SMC_DIAG_CONNINFO (SMC-R connections)
+	bool has_conn = false;
+	uint32_t token = 0;	      // our alert token
+	uint32_t rmbe_size = 0;	      // our RMB element
+	uint32_t peer_rmbe_size = 0;  // the peer's
+	// SMC_DIAG_LGRINFO
+	bool has_lgr = false;
+	uint8_t lgr_role = 0; // 0 client, 1 server
+	uint8_t link_id = 0;
+	std::string ibname;
 };
 
 enum class DiagParse { More, Done };
