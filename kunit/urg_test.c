@@ -56,15 +56,19 @@ static void urg_present_repeated_ignored(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, smc_curs_equal(u.mark, ut_curs(0, 20)));
 }
 
-static void urg_present_without_data_ignored(struct kunit *test)
+static void urg_present_consumed_acknowledged(struct kunit *test)
 {
 	struct smc_urg_rx u = {};
 	struct smc_ring r;
 
 	KUNIT_ASSERT_EQ(test, smc_ring_init(&r, 64, false), 0);
+	/* the byte was read in-band already: no mark, but the sender waits */
 	KUNIT_EXPECT_EQ(test, smc_urg_rx_flags(&u, &r, ut_curs(3, 17),
-					       ut_curs(3, 17), UT_PRESENT), 0);
+					       ut_curs(3, 17), UT_PRESENT),
+			SMC_URG_EV_SIGNAL);
 	KUNIT_EXPECT_EQ(test, u.state, (u8)SMC_URG_NONE);
+	KUNIT_EXPECT_TRUE(test, u.ack);
+	KUNIT_EXPECT_FALSE(test, u.notyet);
 }
 
 static void urg_pending_then_present(struct kunit *test)
@@ -79,7 +83,8 @@ static void urg_pending_then_present(struct kunit *test)
 					       SMC_CDC_PROD_URG_PENDING |
 					       SMC_CDC_PROD_WRITE_BLOCKED),
 			SMC_URG_EV_SIGNAL);
-	KUNIT_EXPECT_EQ(test, u.state, (u8)SMC_URG_NOTYET);
+	KUNIT_EXPECT_TRUE(test, u.notyet);
+	KUNIT_EXPECT_EQ(test, u.state, (u8)SMC_URG_NONE);
 	KUNIT_EXPECT_EQ(test, smc_urg_rx_flags(&u, &r, ut_curs(0, 0),
 					       ut_curs(0, 0),
 					       SMC_CDC_PROD_URG_PENDING), 0);
@@ -88,6 +93,7 @@ static void urg_pending_then_present(struct kunit *test)
 					       ut_curs(0, 5), UT_PRESENT),
 			SMC_URG_EV_NEW_MARK);
 	KUNIT_EXPECT_EQ(test, u.state, (u8)SMC_URG_VALID);
+	KUNIT_EXPECT_FALSE(test, u.notyet);
 	/* the sender's next message has neither flag: the mark stays */
 	KUNIT_EXPECT_EQ(test, smc_urg_rx_flags(&u, &r, ut_curs(0, 0),
 					       ut_curs(0, 9), 0), 0);
@@ -104,7 +110,29 @@ static void urg_pending_withdrawn(struct kunit *test)
 			 SMC_CDC_PROD_URG_PENDING);
 	KUNIT_EXPECT_EQ(test, smc_urg_rx_flags(&u, &r, ut_curs(0, 0),
 					       ut_curs(0, 0), 0), 0);
+	KUNIT_EXPECT_FALSE(test, u.notyet);
 	KUNIT_EXPECT_EQ(test, u.state, (u8)SMC_URG_NONE);
+}
+
+static void urg_withdrawn_keeps_mark(struct kunit *test)
+{
+	struct smc_urg_rx u = {};
+	struct smc_ring r;
+
+	KUNIT_ASSERT_EQ(test, smc_ring_init(&r, 64, false), 0);
+	smc_urg_rx_flags(&u, &r, ut_curs(0, 0), ut_curs(0, 10), UT_PRESENT);
+	u.state = SMC_URG_READ;
+	/* a second send(MSG_OOB) announces, then returns without data */
+	KUNIT_EXPECT_EQ(test, smc_urg_rx_flags(&u, &r, ut_curs(0, 0),
+					       ut_curs(0, 10),
+					       SMC_CDC_PROD_URG_PENDING |
+					       SMC_CDC_PROD_WRITE_BLOCKED),
+			SMC_URG_EV_SIGNAL);
+	KUNIT_EXPECT_EQ(test, smc_urg_rx_flags(&u, &r, ut_curs(0, 0),
+					       ut_curs(0, 10), 0), 0);
+	KUNIT_EXPECT_FALSE(test, u.notyet);
+	KUNIT_EXPECT_EQ(test, u.state, (u8)SMC_URG_READ);
+	KUNIT_EXPECT_TRUE(test, smc_curs_equal(u.mark, ut_curs(0, 10)));
 }
 
 static void urg_byte_offset(struct kunit *test)
@@ -147,7 +175,8 @@ static void urg_take_and_atmark(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_urg_rx_take(&u, &r, ut_curs(0, 10), 20,
 					      false, false), 20U);
 	/* no mark: everything */
-	u.state = SMC_URG_NOTYET;
+	u.state = SMC_URG_NONE;
+	u.notyet = true;
 	KUNIT_EXPECT_EQ(test, smc_urg_rx_take(&u, &r, ut_curs(0, 2), 30,
 					      false, true), 30U);
 	KUNIT_EXPECT_FALSE(test, smc_urg_rx_atmark(&u, &r, ut_curs(0, 9),
@@ -313,9 +342,10 @@ static void urg_stream_exhaustive(struct kunit *test)
 static struct kunit_case smcr_urg_cases[] = {
 	KUNIT_CASE(urg_present_sets_mark),
 	KUNIT_CASE(urg_present_repeated_ignored),
-	KUNIT_CASE(urg_present_without_data_ignored),
+	KUNIT_CASE(urg_present_consumed_acknowledged),
 	KUNIT_CASE(urg_pending_then_present),
 	KUNIT_CASE(urg_pending_withdrawn),
+	KUNIT_CASE(urg_withdrawn_keeps_mark),
 	KUNIT_CASE(urg_byte_offset),
 	KUNIT_CASE(urg_take_and_atmark),
 	KUNIT_CASE(urg_advance_skip_and_ack),

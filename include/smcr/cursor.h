@@ -20,6 +20,8 @@
 #include <linux/types.h>
 
 #define SMC_RMBE_EYECATCHER_LEN	4
+/* smcr's eye catcher (its content is the owner's choice): "SMCR" in EBCDIC */
+#define SMC_RMBE_EYECATCHER	{ 0xE2, 0xD4, 0xC3, 0xD9 }
 #define SMC_RING_MAX_SIZE	0x40000000U	/* 1 GiB, above code 15's 512 MiB */
 
 /**

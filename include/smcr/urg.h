@@ -20,15 +20,13 @@
 #include <smcr/cursor.h>
 
 /**
- * enum smc_urg_state - what the receiver knows of urgent data
- * @SMC_URG_NONE: nothing (or the reader went past the mark)
- * @SMC_URG_NOTYET: the peer announced urgent data not yet written
+ * enum smc_urg_state - what the receiver knows of the urgent mark
+ * @SMC_URG_NONE: no mark (or the reader went past it)
  * @SMC_URG_VALID: the mark and byte are known, recv(MSG_OOB) returns it
  * @SMC_URG_READ: as VALID, but recv(MSG_OOB) returned the byte already
  */
 enum smc_urg_state {
 	SMC_URG_NONE,
-	SMC_URG_NOTYET,
 	SMC_URG_VALID,
 	SMC_URG_READ,
 };
@@ -37,6 +35,9 @@ enum smc_urg_state {
  * struct smc_urg_rx - urgent data state of a receiving connection
  * @state: enum smc_urg_state
  * @byte: the urgent byte (VALID and READ)
+ * @notyet: the peer announced urgent data it has not written yet (4.7.6);
+ *	recv(MSG_OOB) says EAGAIN. A withdrawn announcement (the send wrote
+ *	nothing) leaves an earlier mark as it was.
  * @reached: the consumer cursor reached the mark
  * @ack: set when @reached becomes true: the peer is to learn the consumer
  *	cursor at once, whatever the window (4.7.5 step 3); the sender of
@@ -46,6 +47,7 @@ enum smc_urg_state {
 struct smc_urg_rx {
 	u8			state;
 	u8			byte;
+	bool			notyet;
 	bool			reached;
 	bool			ack;
 	struct smc_cursor	mark;

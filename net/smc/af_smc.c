@@ -129,13 +129,26 @@ void smc_hs_finish(struct smc_sock *smc)
 		sk->sk_socket->state = SS_CONNECTED;
 	/* release: a reader that sees DONE sees the connection set up */
 	smp_store_release(&smc->hs, SMC_HS_DONE);
+	if (!smc->use_fallback && smc->conn.lgr && sock_flag(sk, SOCK_KEEPOPEN))
+		smc_keepalive_set(smc, true);
 	sk->sk_state_change(sk);
+}
+
+/* SO_KEEPALIVE set on the AF_SMC socket; its lock is held */
+static void smc_sk_keepalive(struct sock *sk, int on)
+{
+	struct smc_sock *smc = smc_sk(sk);
+
+	if (READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback &&
+	    smc->conn.lgr)
+		smc_keepalive_set(smc, on);
 }
 
 static struct proto smc_proto = {
 	.name		= "SMCR",
 	.owner		= THIS_MODULE,
 	.obj_size	= sizeof(struct smc_sock),
+	.keepalive	= smc_sk_keepalive,
 };
 
 /**
@@ -300,6 +313,7 @@ static int __init smc_init(void)
 	rc = smc_nl_init();
 	if (rc)
 		goto out_diag;
+	smc_sysctl_init();
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
@@ -326,6 +340,7 @@ static void __exit smc_exit(void)
 {
 	sock_unregister(PF_SMC);
 	static_branch_dec(&tcp_have_smc);
+	smc_sysctl_exit();
 	smc_nl_exit();
 	smc_diag_exit();
 	smc_lgr_exit();

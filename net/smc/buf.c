@@ -33,12 +33,30 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/gfp.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <smcr/clc.h>
 
 #include "core.h"
 
 #define SMC_BUF_SIZE		(256U << 10)	/* per buffer, at least */
+
+unsigned int smc_rmem = 64U << 10;
+
+static int smc_param_set_rmem(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, SMC_CLC_RMBE_MIN_SIZE,
+				     SMC_BUF_MAX_ELEM);
+}
+
+static const struct kernel_param_ops smc_param_rmem_ops = {
+	.set = smc_param_set_rmem,
+	.get = param_get_uint,
+};
+
+module_param_cb(rmem, &smc_param_rmem_ops, &smc_rmem, 0644);
+MODULE_PARM_DESC(rmem,
+		 "RMB element size of connections whose socket has no SO_RCVBUF set, in bytes (16384-524288, default 65536)");
 
 static u32 smc_buf_elem_size(u8 cls)
 {
@@ -73,7 +91,7 @@ static struct smc_buf *smc_buf_new(struct smc_link *lnk, bool rmb, u8 cls)
 		goto err_free;
 	sg_init_one(&buf->sg, buf->cpu, buf->size);
 	n = ib_dma_map_sg(ibdev, &buf->sg, 1,
-			  rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+			  rmb ? SMC_RMB_DMA_DIR : DMA_TO_DEVICE);
 	if (n != 1)
 		goto err_pages;
 	buf->mapped = true;
@@ -96,7 +114,7 @@ err_mr:
 	ib_dereg_mr(buf->mr);
 err_unmap:
 	ib_dma_unmap_sg(ibdev, &buf->sg, 1,
-			rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+			rmb ? SMC_RMB_DMA_DIR : DMA_TO_DEVICE);
 err_pages:
 	free_pages((unsigned long)buf->cpu, get_order(buf->size));
 err_free:
@@ -282,7 +300,7 @@ void smc_buf_unmap_all(struct smc_link_group *lgr, bool unmap)
 					ib_dereg_mr(buf->mr);
 				buf->mr = NULL;
 				ib_dma_unmap_sg(ibdev, &buf->sg, 1,
-						rmb ? DMA_FROM_DEVICE :
+						rmb ? SMC_RMB_DMA_DIR :
 						DMA_TO_DEVICE);
 				buf->mapped = false;
 			}

@@ -305,7 +305,9 @@ void smc_sockopt_sync(struct smc_sock *smc)
 	clcsk->sk_reuseport = sk->sk_reuseport;
 	sock_valbool_flag(clcsk, SOCK_LINGER, sock_flag(sk, SOCK_LINGER));
 	sock_valbool_flag(clcsk, SOCK_URGINLINE, sock_flag(sk, SOCK_URGINLINE));
-	if (sock_flag(sk, SOCK_KEEPOPEN) != sock_flag(clcsk, SOCK_KEEPOPEN))
+	/* over SMC-R keepalive probes the link, not TCP (keepalive.c) */
+	if ((READ_ONCE(smc->hs) != SMC_HS_DONE || smc->use_fallback) &&
+	    sock_flag(sk, SOCK_KEEPOPEN) != sock_flag(clcsk, SOCK_KEEPOPEN))
 		smc_sockopt_set_int(clcsock, SO_KEEPALIVE,
 				    sock_flag(sk, SOCK_KEEPOPEN));
 	if (READ_ONCE(sk->sk_rcvlowat) != READ_ONCE(clcsk->sk_rcvlowat))

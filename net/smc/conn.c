@@ -40,6 +40,75 @@ static void smc_conn_end_work(struct work_struct *work);
 
 static void smc_conn_upd_work(struct work_struct *work);
 
+static const u8 smc_rmbe_eyecatcher[SMC_RMBE_EYECATCHER_LEN] =
+	SMC_RMBE_EYECATCHER;
+
+/*
+ * Our RMBE's ring in the link group's format; with the eye catcher (RFC
+ * 7609 4.4.1) write it first. Before the peer may write, or with
+ * conn->lock held.
+ */
+static void smc_conn_rx_format(struct smc_conn *conn)
+{
+	bool eyec = conn->lgr->rmbe_eyec;
+
+	smc_ring_init(&conn->rx_ring, conn->rmbe.buf->elem_size, eyec);
+	conn->rx_prod = smc_curs_first(&conn->rx_ring);
+	conn->rx_cons = conn->rx_prod;
+	conn->rx_cons_sent = conn->rx_prod;
+	if (!eyec)
+		return;
+	memcpy(smc_buf_elem_cpu(&conn->rmbe), smc_rmbe_eyecatcher,
+	       SMC_RMBE_EYECATCHER_LEN);
+	ib_dma_sync_single_for_device(conn->lnk->sdev->ibdev,
+				      smc_buf_elem_dma(&conn->rmbe),
+				      SMC_RMBE_EYECATCHER_LEN, SMC_RMB_DMA_DIR);
+}
+
+/* The peer's RMBE's ring in the link group's format; conn->lock held */
+static void smc_conn_tx_format(struct smc_conn *conn, u32 size)
+{
+	smc_ring_init(&conn->tx_ring, size, conn->lgr->rmbe_eyec);
+	conn->tx_prod = smc_curs_first(&conn->tx_ring);
+	conn->tx_peer_cons = conn->tx_prod;
+}
+
+/**
+ * smc_conn_rmbe_intact() - is our RMBE's eye catcher still there?
+ * @conn: an SMC-R connection; its link group not gone
+ *
+ * RFC 7609 4.4.1: the owner checks it before each access to the RMBE.
+ *
+ * Return: true if intact, or without eye catcher.
+ */
+bool smc_conn_rmbe_intact(struct smc_conn *conn)
+{
+	if (!conn->rx_ring.start)
+		return true;
+	ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
+				   smc_buf_elem_dma(&conn->rmbe),
+				   SMC_RMBE_EYECATCHER_LEN, SMC_RMB_DMA_DIR);
+	return !memcmp(smc_buf_elem_cpu(&conn->rmbe), smc_rmbe_eyecatcher,
+		       SMC_RMBE_EYECATCHER_LEN);
+}
+
+/**
+ * smc_conn_format() - the client learnt the link group's RMBE format
+ * @conn: the connection of a first contact, set up with smc_conn_create()
+ *	and smc_conn_peer() before the server's CONFIRM LINK said which
+ *	format the link group uses
+ *
+ * Called before the reply to that CONFIRM LINK, so before the peer writes
+ * or sends a CDC message.
+ */
+void smc_conn_format(struct smc_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	smc_conn_rx_format(conn);
+	smc_conn_tx_format(conn, conn->tx_ring.size);
+	spin_unlock_bh(&conn->lock);
+}
+
 /**
  * smc_conn_create() - an SMC-R connection for @smc on @lgr
  * @smc: socket in its CLC exchange
@@ -53,13 +122,17 @@ static void smc_conn_upd_work(struct work_struct *work);
 int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 {
 	struct smc_conn *conn = &smc->conn;
-	u8 cls = smc_buf_class(READ_ONCE(smc->sk.sk_rcvbuf) / 2);
+	/* as TCP's window: half the receive buffer the application set */
+	u8 cls = smc_buf_class(smc->sk.sk_userlocks & SOCK_RCVBUF_LOCK ?
+			       READ_ONCE(smc->sk.sk_rcvbuf) / 2 :
+			       READ_ONCE(smc_rmem));
 	int rc;
 
 	memset(conn, 0, sizeof(*conn));
 	spin_lock_init(&conn->lock);
 	INIT_WORK(&conn->end_work, smc_conn_end_work);
 	INIT_WORK(&conn->upd_work, smc_conn_upd_work);
+	smc_keepalive_init(conn);
 	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
 	if (rc)
 		return rc;
@@ -85,10 +158,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 		return -ENOLINK;
 	}
 	conn->lnk = &lgr->lnk[0];
-	smc_ring_init(&conn->rx_ring, conn->rmbe.buf->elem_size, false);
-	conn->rx_prod = smc_curs_first(&conn->rx_ring);
-	conn->rx_cons = conn->rx_prod;
-	conn->rx_cons_sent = conn->rx_prod;
+	smc_conn_rx_format(conn);
 	return 0;
 }
 
@@ -139,9 +209,7 @@ int smc_conn_peer(struct smc_sock *smc,
 	 * here: smc_cdc_rx() reads the ring under the lock
 	 */
 	spin_lock_bh(&conn->lock);
-	smc_ring_init(&conn->tx_ring, size, false);
-	conn->tx_prod = smc_curs_first(&conn->tx_ring);
-	conn->tx_peer_cons = conn->tx_prod;
+	smc_conn_tx_format(conn, size);
 	spin_unlock_bh(&conn->lock);
 	return 0;
 }
@@ -168,6 +236,7 @@ static void smc_conn_end(struct smc_sock *smc)
 
 	if (!lgr)
 		return;
+	smc_keepalive_stop(smc);
 	xa_erase_bh(&lgr->conns_xa, conn->token);
 	smc_buf_put(lgr, &conn->rmbe);
 	smc_buf_put(lgr, &conn->sndbuf);
@@ -267,6 +336,9 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	info.cons = conn->rx_cons;
 	if (conn->tx_blocked)
 		info.prod_flags |= SMC_CDC_PROD_WRITE_BLOCKED;
+	if (conn->tx_upd_req)
+		info.prod_flags |= SMC_CDC_PROD_CONS_UPD_REQ;
+	conn->tx_upd_req = false;
 	info.prod_flags |= conn->tx_urg;
 	/* "present" goes out once, with the cursor just past the byte */
 	if (conn->tx_urg & SMC_CDC_PROD_URG_PRESENT)
@@ -275,6 +347,7 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	info.conn_flags = conn->sent_flags;
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->rx_urg.ack = false;
+	conn->rx_upd_req = false;
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_build(buf, &info);
 	return smc_wr_tx_send(conn->lnk, buf);
@@ -290,7 +363,7 @@ static void smc_conn_upd_work(struct work_struct *work)
 	lock_sock(&smc->sk);
 	spin_lock_bh(&conn->lock);
 	send = conn->lgr && !conn->lgr_gone && !conn->released &&
-	       conn->rx_urg.ack &&
+	       (conn->rx_urg.ack || conn->rx_upd_req) &&
 	       !(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
 				     SMC_CDC_CONN_DONE));
 	spin_unlock_bh(&conn->lock);
@@ -307,7 +380,7 @@ static void smc_conn_urg_byte(struct smc_conn *conn)
 
 	ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
 				   smc_buf_elem_dma(&conn->rmbe) + off, 1,
-				   DMA_FROM_DEVICE);
+				   SMC_RMB_DMA_DIR);
 	conn->rx_urg.byte = ((u8 *)smc_buf_elem_cpu(&conn->rmbe))[off];
 }
 
@@ -398,13 +471,20 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 		smc_conn_urg_byte(conn);
 	smc_urg_rx_advance(&conn->rx_urg, &conn->rx_ring, &conn->rx_cons,
 			   sock_flag(&smc->sk, SOCK_URGINLINE));
-	upd = conn->rx_urg.ack && !conn->released;
+	if (info.prod_flags & SMC_CDC_PROD_CONS_UPD_REQ)
+		conn->rx_upd_req = true;
+	upd = (conn->rx_urg.ack || conn->rx_upd_req) && !conn->released;
 	end = conn->released && (conn->peer_flags & SMC_CDC_CONN_DONE);
 	spin_unlock_bh(&conn->lock);
 	if (info.conn_flags & SMC_CDC_CONN_ABORT)
 		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
-	if (urg & SMC_URG_EV_SIGNAL)
-		sk_send_sigurg(&smc->sk);
+	if (urg & SMC_URG_EV_SIGNAL) {
+		/* sk_socket and its file stay while not orphaned */
+		read_lock_bh(&smc->sk.sk_callback_lock);
+		if (!sock_flag(&smc->sk, SOCK_DEAD))
+			sk_send_sigurg(&smc->sk);
+		read_unlock_bh(&smc->sk.sk_callback_lock);
+	}
 	smc_conn_wake(&smc->sk);
 	if (upd) {
 		sock_hold(&smc->sk);
@@ -456,6 +536,7 @@ void smc_conn_release(struct smc_sock *smc)
 
 	if (!conn->lgr)
 		return;
+	smc_keepalive_stop(smc);	/* nobody to keep it alive for */
 	/* as TCP's RST: SO_LINGER 0, or data the application never read */
 	if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
 	    smc_rx_inq(smc))

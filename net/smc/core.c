@@ -35,7 +35,12 @@
 #include "netlink.h"
 #include "smcr.h"
 
-static unsigned int smc_lgr_linger_ms = 600000;
+static bool smc_rmbe_eyecatcher;
+module_param_named(rmbe_eyecatcher, smc_rmbe_eyecatcher, bool, 0644);
+MODULE_PARM_DESC(rmbe_eyecatcher,
+		 "Link groups this host serves use RMB elements with the 4-byte eye catcher of RFC 7609 4.2 (N: Linux's format without; Linux peers decline Y; default N)");
+
+unsigned int smc_lgr_linger_ms = 600000;
 module_param_named(lgr_linger_ms, smc_lgr_linger_ms, uint, 0644);
 MODULE_PARM_DESC(lgr_linger_ms,
 		 "Keep an unused link group this long before deleting it (ms, default 600000)");
@@ -302,6 +307,8 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 	kref_init(&lgr->ref);		/* the list's */
 	write_pnet(&lgr->net, net);
 	lgr->server = server;
+	/* a client learns the server's choice from CONFIRM LINK */
+	lgr->rmbe_eyec = server && READ_ONCE(smc_rmbe_eyecatcher);
 	memcpy(lgr->peer_id, peer_id, SMC_PEER_ID_LEN);
 	lgr->vlan_id = offer->vlan_id;
 	spin_lock_init(&lgr->lock);

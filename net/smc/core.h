@@ -107,6 +107,12 @@ struct smc_wr {
 
 /* Buffer size classes: the RMBE size codes 0 (16 KiB) ... 5 (512 KiB) */
 #define SMC_BUF_CLASSES		6
+#define SMC_BUF_MAX_ELEM	(512U << 10)	/* class 5 */
+/*
+ * RMBs are written by the peer's RDMA writes, but also by us: zeroed for
+ * reuse, and the RFC's eye catcher (4.4.1)
+ */
+#define SMC_RMB_DMA_DIR		DMA_BIDIRECTIONAL
 
 /**
  * struct smc_buf - an RMB or send buffer of a link group (buf.c)
@@ -197,6 +203,8 @@ enum smc_link_state {
  * @last_rx: jiffies of the last message received (keepalive)
  * @test_pending: a TEST LINK request is out, no reply yet (keepalive
  *	work only, plus the receive path clearing it)
+ * @test_sent: jiffies when that request went out
+ * @test_now: a socket's SO_KEEPALIVE asked for a TEST LINK now
  * @keepalive: TEST LINK keepalive (RFC 7609 4.5.3)
  * @down_work: takes the link group down after a fatal link error
  * @write_cqe: completion entry of RDMA writes (wr.c)
@@ -224,6 +232,8 @@ struct smc_link {
 	struct smc_wr		wr;
 	unsigned long		last_rx;
 	bool			test_pending;
+	unsigned long		test_sent;
+	bool			test_now;
 	struct delayed_work	keepalive;
 	struct work_struct	down_work;
 	struct ib_cqe		write_cqe;
@@ -258,7 +268,9 @@ struct smc_llc_waiter {
  * @server: our role in the link group
  * @peer_id: the peer's peer ID (A.2.1)
  * @vlan_id: VLAN of the links' net device, 0 for none
- * @peer_no_eyec: the peer's CONFIRM LINK said "no RMBE eye catcher"
+ * @rmbe_eyec: RMBEs start with the RFC's 4-byte eye catcher (4.2): the
+ *	server's choice (rmbe_eyecatcher), the client learns it from CONFIRM
+ *	LINK before it replies; else Linux's format without one
  * @lock: protects @conns, @terminating, @notify_peer and @waiter
  * @conns: connections using the link group; 0 starts the linger timer
  * @terminating: left the list; being or been torn down (set under
@@ -289,7 +301,7 @@ struct smc_link_group {
 	bool			server;
 	u8			peer_id[SMC_PEER_ID_LEN];
 	u16			vlan_id;
-	bool			peer_no_eyec;
+	bool			rmbe_eyec;
 
 	spinlock_t		lock;	/* see above */
 	u32			conns;
@@ -345,6 +357,9 @@ struct smc_link_group {
  *	before its links let go of the device, so nothing touches the
  *	device for the connection afterwards
  * @rx_urg: urgent data the peer announced or wrote (smcr/urg.h)
+ * @rx_upd_req: the peer asked for our consumer cursor (R flag)
+ * @tx_upd_req: ask the peer for its consumer cursor in our next CDC
+ *	message (we just got blocked)
  * @tx_urg: SMC_CDC_PROD_URG_* flags for our next CDC message
  * @tx_urg_hold: our urgent byte is written; no more writes until the
  *	peer's consumer cursor reaches @tx_urg_mark (4.7.5 step 3)
@@ -352,7 +367,8 @@ struct smc_link_group {
  * @released: the application closed the socket (socket lock)
  * @end_work: ends the connection once both sides are done with it
  * @upd_work: sends our consumer cursor when the CDC receive path moved
- *	it (skipping an urgent byte)
+ *	it (skipping an urgent byte) or the peer asked for it
+ * @ka_work: SO_KEEPALIVE check of the connection's link (keepalive.c)
  *
  * Sends (CDC and RDMA writes) are made under the socket lock, so they are
  * posted in cursor order.
@@ -385,12 +401,15 @@ struct smc_conn {
 	u8			sent_flags;
 	bool			lgr_gone;
 	struct smc_urg_rx	rx_urg;
+	bool			rx_upd_req;
+	bool			tx_upd_req;
 	u8			tx_urg;
 	bool			tx_urg_hold;
 	struct smc_cursor	tx_urg_mark;
 	bool			released;
 	struct work_struct	end_work;
 	struct work_struct	upd_work;
+	struct delayed_work	ka_work;
 };
 
 static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
@@ -400,6 +419,7 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 
 /* core.c */
 extern unsigned int smc_llc_timeout_ms;
+extern unsigned int smc_lgr_linger_ms;
 extern struct workqueue_struct *smc_lgr_wq;
 struct smc_link_group *smc_lgr_find(struct net *net, bool server,
 				    const u8 peer_id[SMC_PEER_ID_LEN],
@@ -450,6 +470,8 @@ int smc_conn_peer(struct smc_sock *smc,
 void smc_conn_fill_clc(const struct smc_sock *smc,
 		       struct smc_clc_accept_info *info);
 void smc_conn_activate(struct smc_sock *smc, bool server);
+void smc_conn_format(struct smc_conn *conn);
+bool smc_conn_rmbe_intact(struct smc_conn *conn);
 void smc_conn_discard(struct smc_sock *smc);
 void smc_conn_release(struct smc_sock *smc);
 int smc_conn_shutdown(struct smc_sock *smc, int how);
@@ -489,11 +511,22 @@ int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 		 bool (*abort)(void *arg), void *arg);
 int smc_llc_confirm_link_server(struct smc_link *lnk);
 int smc_llc_confirm_link_client(struct smc_link *lnk,
-				struct smc_llc_waiter *w, struct smc_buf *rmb,
+				struct smc_llc_waiter *w, struct smc_conn *conn,
 				bool (*abort)(void *arg), void *arg);
 void smc_llc_work(struct work_struct *work);
 void smc_llc_keepalive(struct work_struct *work);
 void smc_llc_keepalive_start(struct smc_link *lnk);
+void smc_llc_test_link(struct smc_link *lnk);
+extern unsigned int smc_keepalive_ms;
 void smc_llc_purge(struct smc_link_group *lgr);
+
+/* buf.c */
+extern unsigned int smc_rmem;
+
+/* keepalive.c */
+void smc_keepalive_init(struct smc_conn *conn);
+void smc_keepalive_set(struct smc_sock *smc, bool on);
+void smc_keepalive_stop(struct smc_sock *smc);
+void smc_keepalive_retime(struct smc_sock *smc);
 
 #endif /* _SMCR_CORE_H */

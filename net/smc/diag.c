@@ -56,6 +56,7 @@ static int smc_diag_fill(struct sock *sk, void *arg)
 	struct smc_sock *smc = smc_sk(sk);
 	struct smc_diag_msg *r;
 	struct nlmsghdr *nlh;
+	bool done;
 
 	nlh = nlmsg_put(ctx->skb, NETLINK_CB(cb->skb).portid,
 			cb->nlh->nlmsg_seq, cb->nlh->nlmsg_type, sizeof(*r),
@@ -82,8 +83,10 @@ static int smc_diag_fill(struct sock *sk, void *arg)
 		if (nla_put(ctx->skb, SMC_DIAG_FALLBACK, sizeof(fb), &fb))
 			goto cancel;
 	}
+	/* acquire, pairs with smc_hs_finish(): DONE means conn is set up */
+	done = smp_load_acquire(&smc->hs) == SMC_HS_DONE;
 	if ((ctx->ext & (SMC_DIAG_EXT(CONNINFO) | SMC_DIAG_EXT(LGRINFO))) &&
-	    smp_load_acquire(&smc->hs) == SMC_HS_DONE && !smc->use_fallback) {
+	    done && !smc->use_fallback) {
 		struct smc_diag_conninfo ci = {};
 		struct smc_diag_lgrinfo li = {};
 

@@ -214,9 +214,13 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 	void *val;
 	int rc;
 
-	if (level != SOL_SOCKET)
-		return clcsock->ops->setsockopt(clcsock, level, optname, optval,
-						optlen);
+	if (level != SOL_SOCKET) {
+		rc = clcsock->ops->setsockopt(clcsock, level, optname, optval,
+					      optlen);
+		if (!rc && level == SOL_TCP && optname == TCP_KEEPIDLE)
+			smc_keepalive_retime(smc);
+		return rc;
+	}
 	if (optlen > PAGE_SIZE)
 		return -EINVAL;
 	val = memdup_sockptr(optval, optlen);

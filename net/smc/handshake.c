@@ -68,10 +68,10 @@
 #include "core.h"
 #include "smcr.h"
 
-static bool smc_data_path;
+static bool smc_data_path = true;
 module_param_named(data_path, smc_data_path, bool, 0644);
 MODULE_PARM_DESC(data_path,
-		 "EXPERIMENTAL: move data over SMC-R once the link is up (N: continue over TCP after the link; both peers must agree; default N)");
+		 "Move data over SMC-R once the link is up (N: continue over TCP after the link; both peers must agree; default Y)");
 
 static bool smc_test_clc_without_option;
 module_param_named(test_clc_without_option, smc_test_clc_without_option,
@@ -324,14 +324,24 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	}
 
 	smc_hs_link_info(acc, lnk);
-	if (data)
+	if (data) {
 		smc_conn_fill_clc(smc, acc);
+	} else {
+		/* no RMB element: not the Accept's own fields, which a
+		 * data_path=Y server would take for ours
+		 */
+		acc->rmb_rkey = 0;
+		acc->rmbe_idx = 0;
+		acc->rmbe_alert_token = 0;
+		acc->rmbe_size_code = 0;
+		acc->rmb_vaddr = 0;
+	}
 	len = smc_clc_confirm_build((struct smc_clc_accept_confirm *)hs->buf,
 				    acc);
 	rc = len < 0 ? len : smc_clc_send(smc, hs->buf, len);
 	if (!rc && first)
 		rc = smc_llc_confirm_link_client(lnk, &w,
-						 data ? smc->conn.rmbe.buf : NULL,
+						 data ? &smc->conn : NULL,
 						 smc_hs_clc_pending, smc);
 	else if (first)
 		smc_llc_cancel(lgr, &w);

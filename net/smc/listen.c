@@ -32,7 +32,7 @@
 #include "core.h"
 #include "smcr.h"
 
-static unsigned int smc_hs_limit = 64;
+unsigned int smc_hs_limit = 64;
 
 static int smc_param_set_hs_limit(const char *val,
 				  const struct kernel_param *kp)

@@ -33,7 +33,7 @@
 #include "core.h"
 #include "smcr.h"
 
-static unsigned int smc_keepalive_ms = 30000;
+unsigned int smc_keepalive_ms = 30000;
 module_param_named(keepalive_ms, smc_keepalive_ms, uint, 0644);
 MODULE_PARM_DESC(keepalive_ms,
 		 "Send TEST LINK after this much silence on a link (ms, 0 = never, default 30000)");
@@ -387,7 +387,7 @@ static void smc_llc_confirm_link_fill(const struct smc_link *lnk,
 	cl->link_num = lnk->link_id;
 	memcpy(cl->link_uid, lnk->uid, SMC_LLC_LINK_UID_LEN);
 	cl->max_links = SMC_LLC_OUR_MAX_LINKS;
-	cl->no_rmbe_eyec = true;
+	cl->no_rmbe_eyec = !lnk->lgr->rmbe_eyec;
 }
 
 /* The peer's CONFIRM LINK must name the QP it announced in CLC. */
@@ -399,7 +399,10 @@ static int smc_llc_confirm_link_check(struct smc_link *lnk,
 	    cl->qpn != lnk->peer.qpn || !cl->link_num)
 		return -EPROTO;
 	memcpy(lnk->peer_uid, cl->link_uid, SMC_LLC_LINK_UID_LEN);
-	lnk->lgr->peer_no_eyec = cl->no_rmbe_eyec;
+	if (!lnk->lgr->server)		/* the server chooses the RMBE format */
+		lnk->lgr->rmbe_eyec = !cl->no_rmbe_eyec;
+	else if (cl->no_rmbe_eyec == lnk->lgr->rmbe_eyec)
+		return -EPROTO;		/* the client did not follow */
 	return 0;
 }
 
@@ -457,18 +460,19 @@ int smc_llc_confirm_link_server(struct smc_link *lnk)
  * @lnk: the new link, in RTR
  * @w: registered with smc_llc_expect() for the CONFIRM LINK request
  *	before the CLC Confirm went out
- * @rmb: an RMB to register once the QP can send, before the reply lets
- *	the server write (NULL: none)
+ * @conn: the connection of the handshake (NULL: none): its rings take the
+ *	RMBE format the server chose, and its RMB is registered once the QP
+ *	can send, both before the reply lets the server write
  * @abort: see smc_llc_wait()
  * @arg: for @abort
  *
- * Waits for the server's CONFIRM LINK, moves the QP to RTS, registers
- * @rmb and replies; the link is then ACTIVE.
+ * Waits for the server's CONFIRM LINK, moves the QP to RTS, prepares
+ * @conn and replies; the link is then ACTIVE.
  *
  * Return: 0, or a negative errno: the link could not be confirmed.
  */
 int smc_llc_confirm_link_client(struct smc_link *lnk,
-				struct smc_llc_waiter *w, struct smc_buf *rmb,
+				struct smc_llc_waiter *w, struct smc_conn *conn,
 				bool (*abort)(void *arg), void *arg)
 {
 	struct smc_llc_msg_info resp;
@@ -484,8 +488,9 @@ int smc_llc_confirm_link_client(struct smc_link *lnk,
 	rc = smc_link_rts(lnk);
 	if (rc)
 		return rc;
-	if (rmb) {
-		rc = smc_buf_register(lnk->lgr, rmb);
+	if (conn) {
+		smc_conn_format(conn);
+		rc = smc_buf_register(lnk->lgr, conn->rmbe.buf);
 		if (rc)
 			return rc;
 	}
@@ -515,6 +520,25 @@ void smc_llc_keepalive_start(struct smc_link *lnk)
 }
 
 /**
+ * smc_llc_test_link() - send TEST LINK now, unless one is pending
+ * @lnk: the link; a socket's SO_KEEPALIVE found it quiet (keepalive.c)
+ *
+ * The keepalive work sends it and takes the link down if no reply comes
+ * within llc_timeout_ms.
+ */
+void smc_llc_test_link(struct smc_link *lnk)
+{
+	/* not after the teardown stopped the link and cancelled the work */
+	read_lock_bh(&lnk->post_lock);
+	if (READ_ONCE(lnk->state) == SMC_LNK_ACTIVE &&
+	    !READ_ONCE(lnk->test_pending)) {
+		WRITE_ONCE(lnk->test_now, true);
+		mod_delayed_work(smc_lgr_wq, &lnk->keepalive, 0);
+	}
+	read_unlock_bh(&lnk->post_lock);
+}
+
+/**
  * smc_llc_keepalive() - TEST LINK keepalive of one link (RFC 7609 4.5.3)
  * @work: lnk->keepalive
  */
@@ -530,20 +554,28 @@ void smc_llc_keepalive(struct work_struct *work)
 	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
 		return;
 	if (READ_ONCE(lnk->test_pending)) {
+		/* run early (smc_llc_test_link()): the reply may still come */
+		if (time_before(jiffies, lnk->test_sent + tmo)) {
+			queue_delayed_work(smc_lgr_wq, &lnk->keepalive,
+					   lnk->test_sent + tmo - jiffies);
+			return;
+		}
 		pr_info("link group %u link %u: no reply to TEST LINK, link down\n",
 			lnk->lgr->id, lnk->link_id);
 		smc_link_down(lnk);
 		return;
 	}
-	if (!ivl) {		/* keepalive off: look again later */
+	if (READ_ONCE(lnk->test_now)) {
+		WRITE_ONCE(lnk->test_now, false);
+	} else if (!ivl) {	/* keepalive off: look again later */
 		queue_delayed_work(smc_lgr_wq, &lnk->keepalive, HZ);
 		return;
-	}
-	if (idle < ivl) {
+	} else if (idle < ivl) {
 		queue_delayed_work(smc_lgr_wq, &lnk->keepalive, ivl - idle);
 		return;
 	}
 	WRITE_ONCE(lnk->test_pending, true);
+	lnk->test_sent = jiffies;
 	if (smc_llc_send(lnk, &req, false))
 		WRITE_ONCE(lnk->test_pending, false);	/* try again soon */
 	queue_delayed_work(smc_lgr_wq, &lnk->keepalive, tmo);

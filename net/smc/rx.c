@@ -15,6 +15,8 @@
  * returns the urgent byte, SIOCATMARK and EPOLLPRI report it, with TCP's
  * semantics; the rules are in urg.c.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/uio.h>
 #include <net/sock.h>
 #include <smcr/cdc_wire.h>
@@ -127,18 +129,21 @@ static int smc_rx_recv_urg(struct smc_sock *smc, struct msghdr *msg,
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
+	bool notyet;
 	u8 state, byte;
 	int rc;
 
+	if (smc_rx_oobinline(smc))
+		return -EINVAL;
 	lock_sock(sk);
 	spin_lock_bh(&conn->lock);
-	state = conn->rx_urg.state;
+	notyet = conn->rx_urg.notyet;
+	state = notyet ? SMC_URG_NONE : conn->rx_urg.state;
 	byte = conn->rx_urg.byte;
 	if (state == SMC_URG_VALID && !(flags & MSG_PEEK))
 		conn->rx_urg.state = SMC_URG_READ;
 	spin_unlock_bh(&conn->lock);
-	if (smc_rx_oobinline(smc) || state == SMC_URG_NONE ||
-	    state == SMC_URG_READ) {
+	if (!notyet && state != SMC_URG_VALID) {
 		rc = -EINVAL;
 	} else if (state == SMC_URG_VALID) {
 		smc_stats_event(sock_net(sk), SMC_STATS_EV_URG);
@@ -185,6 +190,32 @@ static void smc_rx_update_cons(struct smc_sock *smc)
 		smc_cdc_send(smc, 0);
 }
 
+/*
+ * RFC 7609 4.4.1: with the eye catcher, check it before reading; an
+ * overwritten one resets the connection.
+ */
+static int smc_rx_check_rmbe(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool ok = true;
+
+	if (!conn->rx_ring.start)
+		return 0;
+	spin_lock_bh(&conn->lock);
+	if (!conn->lgr_gone)	/* the device is still there */
+		ok = smc_conn_rmbe_intact(conn);
+	spin_unlock_bh(&conn->lock);
+	if (ok)
+		return 0;
+	if (!(READ_ONCE(conn->sent_flags) & SMC_CDC_CONN_ABORT)) {
+		pr_warn_ratelimited("link group %u connection %u: RMBE eye catcher overwritten, connection reset\n",
+				    conn->lgr->id, conn->token);
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+		smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
+	}
+	return -ECONNRESET;
+}
+
 /* Copy @n bytes at @cons out of the RMBE */
 static int smc_rx_copy(struct smc_sock *smc, struct msghdr *msg,
 		       struct smc_cursor cons, u32 n)
@@ -205,7 +236,7 @@ static int smc_rx_copy(struct smc_sock *smc, struct msghdr *msg,
 			ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
 						   dma + span.off[i],
 						   span.len[i],
-						   DMA_FROM_DEVICE);
+						   SMC_RMB_DMA_DIR);
 		spin_unlock_bh(&conn->lock);
 		if (copy_to_iter(cpu + span.off[i], span.len[i],
 				 &msg->msg_iter) != span.len[i])
@@ -247,6 +278,9 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		if (avail && !(sk->sk_shutdown & RCV_SHUTDOWN)) {
 			u32 n = min_t(size_t, avail, len - copied);
 
+			rc = smc_rx_check_rmbe(smc);
+			if (rc)
+				break;
 			if (!(flags & MSG_TRUNC)) {
 				rc = smc_rx_copy(smc, msg, cons, n);
 				if (rc)
@@ -315,7 +349,8 @@ __poll_t smc_rx_poll(struct smc_sock *smc)
 	if (smc_rx_avail(conn, &c) || smc_rx_peer_eof(conn) || reset ||
 	    (sk->sk_shutdown & RCV_SHUTDOWN))
 		mask |= EPOLLIN | EPOLLRDNORM;
-	if (READ_ONCE(conn->rx_urg.state) == SMC_URG_VALID)
+	if (READ_ONCE(conn->rx_urg.state) == SMC_URG_VALID &&
+	    !READ_ONCE(conn->rx_urg.notyet))
 		mask |= EPOLLPRI;
 	if (smc_rx_peer_eof(conn) || reset)
 		mask |= EPOLLRDHUP;

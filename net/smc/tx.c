@@ -8,9 +8,10 @@
  * data arrive before the CDC message that announces it.
  *
  * Flow control (4.7.3, 4.7.4): we never write past the peer's consumer
- * cursor. With no room, the writer-blocked flag goes out in a CDC message
+ * cursor. With no room, the writer-blocked flag goes out in a CDC message,
+ * with "consumer cursor update requested" (R) so the peer answers at once,
  * and the sender sleeps until the peer's consumer cursor moves (its CDC
- * message wakes us).
+ * message wakes us). We answer the peer's R the same way (conn.c).
  *
  * Urgent data (4.7.5, 4.7.6): the last byte of a send(MSG_OOB) is the
  * urgent byte. Every CDC message from the start of that send carries
@@ -202,7 +203,11 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		if (room <= 0) {
 			/* 4.7.6: the peer learns of urgent data at once */
 			if (!conn->tx_blocked || (oob && !told)) {
+				/* with R: the peer answers with its consumer
+				 * cursor at once, whatever its window rules
+				 */
 				conn->tx_blocked = true;
+				conn->tx_upd_req = true;
 				told = oob;
 				smc_cdc_send(smc, 0);
 			}

@@ -31,9 +31,11 @@ static bool smc_urg_has_mark(const struct smc_urg_rx *u)
  * @prod: the message's producer cursor (not behind @cons)
  * @prod_flags: its SMC_CDC_PROD_* flags
  *
- * "Present" sets the mark at @prod, unless no byte lies before it or it
- * is the mark already known; "pending" alone announces urgent data to
- * come; neither withdraws an announcement not followed by data.
+ * "Present" sets the mark at @prod, unless it is the mark already known;
+ * if the reader consumed the byte before @prod already (a send(MSG_OOB)
+ * that returned early marks its last byte late), there is nothing to
+ * mark, but the sender waits for our cursor: @u->ack. "Pending" alone
+ * announces urgent data to come; neither withdraws an announcement.
  *
  * Return: SMC_URG_EV_* bits: signal the application (once per urgent
  * byte), read the byte before the new mark into @u->byte.
@@ -45,26 +47,26 @@ int smc_urg_rx_flags(struct smc_urg_rx *u, const struct smc_ring *r,
 	int ev;
 
 	if (prod_flags & SMC_CDC_PROD_URG_PRESENT) {
-		if (smc_curs_diff(r, cons, prod) < 1)
+		ev = u->notyet ? 0 : SMC_URG_EV_SIGNAL;
+		u->notyet = false;
+		if (smc_curs_diff(r, cons, prod) < 1) {
+			u->ack = true;
 			return 0;
+		}
 		if (smc_urg_has_mark(u) && smc_curs_equal(u->mark, prod))
 			return 0;
-		ev = SMC_URG_EV_NEW_MARK;
-		if (u->state != SMC_URG_NOTYET)
-			ev |= SMC_URG_EV_SIGNAL;
 		u->state = SMC_URG_VALID;
 		u->mark = prod;
 		u->reached = false;
-		return ev;
+		return ev | SMC_URG_EV_NEW_MARK;
 	}
 	if (prod_flags & SMC_CDC_PROD_URG_PENDING) {
-		if (u->state == SMC_URG_NOTYET)
+		if (u->notyet)
 			return 0;
-		u->state = SMC_URG_NOTYET;
+		u->notyet = true;
 		return SMC_URG_EV_SIGNAL;
 	}
-	if (u->state == SMC_URG_NOTYET)
-		u->state = SMC_URG_NONE;
+	u->notyet = false;
 	return 0;
 }
 

@@ -82,6 +82,10 @@ DiagParse diag_parse(std::span<const uint8_t> buf, std::vector<DiagEntry> &out)
 						e.token = ci.token;
 						e.rmbe_size = ci.rmbe_size;
 						e.peer_rmbe_size = ci.peer_rmbe_size;
+						e.rx_prod_wrap = ci.rx_prod.wrap;
+						e.rx_prod_count = ci.rx_prod.count;
+						e.tx_prod_wrap = ci.tx_prod.wrap;
+						e.tx_prod_count = ci.tx_prod.count;
 					}
 					break;
 				case SMC_DIAG_LGRINFO:

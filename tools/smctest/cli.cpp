@@ -66,6 +66,8 @@ connection setup:
                        EINPROGRESS + poll/epoll + SO_ERROR
   --retry DUR          client: retry ECONNREFUSED for up to DUR
   --hold DUR           client: stay connected and idle for DUR before the data
+  --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
+                       TCP_KEEPCNT 2 on each connection
                        server: keep the listener open up to DUR after the last
                        connection (ends early when --ready-file is removed)
   --accept block|nonblock      server: blocking accept or nonblocking + poll
@@ -216,6 +218,11 @@ Config parse_cli(const std::vector<std::string> &args)
 			else throw ArgError("bad --io '" + v + "' (block|poll)");
 		} else if (o == "--retry") c.retry_ms = a.value_ms();
 		else if (o == "--hold") c.hold_ms = a.value_ms();
+		else if (o == "--keepalive") {
+			uint64_t n = a.value_u64();
+			if (n == 0 || n > 32767) throw ArgError("--keepalive must be 1..32767 (seconds)");
+			c.keepalive_s = static_cast<unsigned>(n);
+		}
 		else if (o == "--timeout") c.timeout_ms = a.value_ms();
 		else if (o == "--ready-file") c.ready_file = a.value();
 		else if (o == "--expect-mode") {

@@ -129,6 +129,8 @@ void client_conn(const Config &c, unsigned idx)
 	if (c.verbose)
 		say(label + ": connected " + local_name(fd.get()) + " -> " + peer_name(fd.get()));
 	check_expect(c, fd.get(), label);
+	if (c.keepalive_s)
+		set_keepalive(fd.get(), c.keepalive_s);
 	if (c.hold_ms)
 		sleep_ms(c.hold_ms);
 	TransferSpec s;
@@ -307,7 +309,8 @@ std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all
 			   << " inode=" << e.inode << " uid=" << e.uid;
 			if (e.has_conn)
 				os << " token=" << hex(e.token) << " rmbe=" << e.rmbe_size
-				   << " peer_rmbe=" << e.peer_rmbe_size;
+				   << " peer_rmbe=" << e.peer_rmbe_size << " rx_prod=" << e.rx_prod_wrap << ":"
+				   << e.rx_prod_count << " tx_prod=" << e.tx_prod_wrap << ":" << e.tx_prod_count;
 			if (e.has_lgr)
 				os << " dev=" << (e.ibname.empty() ? "-" : e.ibname) << " link=" << int(e.link_id)
 				   << " role=" << (e.lgr_role ? "server" : "client");

@@ -4,6 +4,7 @@
 #include <linux/smc_diag.h>
 #include <linux/smcr.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -102,6 +103,19 @@ void set_nonblock(int fd, bool on)
 	fl = on ? (fl | O_NONBLOCK) : (fl & ~O_NONBLOCK);
 	if (fcntl(fd, F_SETFL, fl) < 0)
 		throw_errno("fcntl(F_SETFL)", errno);
+}
+
+void set_keepalive(int fd, unsigned idle_s)
+{
+	const int one = 1, idle = static_cast<int>(idle_s), intvl = 1, cnt = 2;
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) < 0)
+		throw_errno("setsockopt(SO_KEEPALIVE)", errno);
+	if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) < 0)
+		throw_errno("setsockopt(TCP_KEEPIDLE)", errno);
+	if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl)) < 0)
+		throw_errno("setsockopt(TCP_KEEPINTVL)", errno);
+	if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) < 0)
+		throw_errno("setsockopt(TCP_KEEPCNT)", errno);
 }
 
 bool is_nonblock(int fd)
@@ -340,11 +354,15 @@ void check_expect(const Config &c, int fd, const std::string &label)
 {
 	if (!c.has_expect())
 		return;
-	if (c.family != Family::Smc) {
+	int domain = 0;
+	socklen_t dlen = sizeof(domain);
+	if (c.family != Family::Smc &&
+	    (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &dlen) < 0 || domain != AF_SMC)) {
 		if (!tcp_note_done.exchange(true))
 			say("note: --expect-* ignored for --family tcp");
 		return;
 	}
+	// --family tcp under smc_run: the preload library made it AF_SMC
 	struct stat st{};
 	if (fstat(fd, &st) < 0)
 		throw_errno("fstat", errno);

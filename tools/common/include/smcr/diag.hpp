@@ -26,6 +26,10 @@ struct DiagEntry {
 	uint32_t token = 0;	      // our alert token
 	uint32_t rmbe_size = 0;	      // our RMB element
 	uint32_t peer_rmbe_size = 0;  // the peer's
+	uint16_t rx_prod_wrap = 0;    // the peer's producer cursor in our RMBE
+	uint32_t rx_prod_count = 0;
+	uint16_t tx_prod_wrap = 0;    // ours in the peer's RMBE
+	uint32_t tx_prod_count = 0;
 	// SMC_DIAG_LGRINFO
 	bool has_lgr = false;
 	uint8_t lgr_role = 0; // 0 client, 1 server

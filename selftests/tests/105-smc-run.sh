@@ -1,0 +1,89 @@
+#!/bin/bash
+# DESC: smc_run moves unmodified TCP programs to SMC-R: iperf3 and 32 threads calling socket() at once; diag, lgr show and stats agree
+# SMOKE: yes
+# PEER: yes
+# TIMEOUT: 240
+#
+# Asserts (with Soft-RoCE; the module's data path on):
+#   - `smc_run iperf3` (server on b, client on a sending 8 MiB; 2 MiB on the
+#     debug kernel): while it runs, sock_diag on each VM lists AF_SMC
+#     sockets of the iperf3 port in mode smcr and `smcr lgr show` a link
+#     group with connections; afterwards `smcr stats` counts at least the
+#     transfer in SMC-R payload bytes (tx on a, rx on b): the bytes went by
+#     RDMA, not TCP;
+#   - `smc_run smctest client --family tcp --conns 32`: 32 threads create
+#     their AF_INET sockets at once; each one is an AF_SMC socket in mode
+#     smcr (smctest finds it in sock_diag by inode) and moves its data
+#     byte-exact: the preload library is thread-safe.
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+command -v iperf3 >/dev/null || st_skip "iperf3 not installed"
+P=$ST_PORT
+RUN=$SMCR_TOOLS/bin/smc_run
+S=$SMCR_TOOLS/bin/smcr
+B=$(st_size 8M 2M)
+
+st_smcr_data || st_fail "the data path is off"
+tx_bytes() { "$S" -j stats | jq ".smcr.$1.bytes"; }
+# watch FILE: until killed, append "diag N lgr_conns M" samples
+watch() {
+	local n c
+	while :; do
+		n=$("$SMCTEST" diag --kv --port "$P" | grep -c "mode=smcr.*token=")
+		c=$("$S" -j lgr show | jq '[.[].conns] | add // 0')
+		echo "diag $n lgr_conns $c" >>"$1"
+		sleep 0.2
+	done
+}
+samples=$ST_TMP/samples
+: >"$samples"
+
+case $SMCR_ROLE in
+b) before=$(tx_bytes rx)
+   "$RUN" iperf3 -s -1 -p "$P" >"$ST_TMP/iperf3-s.out" 2>&1 &
+   srv=$!
+   for ((i = 0; i < 100; i++)); do
+	ss -tlnH "( sport = :$P )" | grep -q . && break
+	sleep 0.1
+   done
+   vm_put "$ST_KEY-iperf3" ok
+   watch "$samples" &
+   w=$!
+   wait "$srv"
+   rc=$?
+   kill "$w"
+   cat "$ST_TMP/iperf3-s.out"
+   ((rc == 0)) || st_fail "iperf3 server failed"
+   after=$(tx_bytes rx)
+   st_serve c32 server --family tcp --port $((P + 1)) --conns 32 --concurrent --mode duplex --bytes 256K \
+	--timeout 150s || exit 1
+   dir=rx ;;
+a) before=$(tx_bytes tx)
+   vm_get "$ST_KEY-iperf3" 30 >/dev/null || st_fail "no iperf3 server on b"
+   watch "$samples" &
+   w=$!
+   "$RUN" iperf3 -c "$SMCR_PEER_IP" -p "$P" -n "$B" -l 64K
+   rc=$?
+   kill "$w"
+   ((rc == 0)) || st_fail "iperf3 client failed"
+   after=$(tx_bytes tx)
+   st_await c32 || exit 1
+   echo "+ smc_run smctest client --family tcp --conns 32 ..."
+   out=$("$RUN" "$SMCTEST" client --family tcp --addr "$SMCR_PEER_IP" --port $((P + 1)) --conns 32 \
+	--mode duplex --bytes 256K --expect-mode smcr --timeout 150s 2>&1)
+   rc=$?
+   echo "$out"
+   ((rc == 0)) || st_fail "32 threads under smc_run"
+   # the mode is checked only on AF_SMC sockets: all were converted
+   ! grep -q "ignored for --family tcp" <<<"$out" || st_fail "smc_run left a socket AF_INET"
+   dir=tx ;;
+esac
+want=$(numfmt --from=iec "$B")
+max_diag=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$samples")
+max_conns=$(awk '{ if ($4 > m) m = $4 } END { print m + 0 }' "$samples")
+echo "during iperf3: up to $max_diag AF_SMC socket(s) in mode smcr, link group connections up to $max_conns"
+echo "SMC-R $dir bytes: $before -> $after (iperf3: $want)"
+((max_diag >= 1)) || st_fail "sock_diag never listed an SMC-R socket of iperf3"
+((max_conns >= 1)) || st_fail "smcr lgr show never counted a connection"
+((after - before >= want)) || st_fail "SMC-R $dir bytes grew by $((after - before)), less than $want"

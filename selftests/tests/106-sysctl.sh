@@ -1,0 +1,81 @@
+#!/bin/bash
+# DESC: net.smc.* sysctls: read the module parameters, enforce their ranges, root only; rmem sizes new RMB elements
+# SMOKE: yes
+# PEER: yes
+# TIMEOUT: 120
+#
+# Asserts on each VM: net.smc.clc_timeout_ms, hs_limit, llc_timeout_ms,
+# keepalive_ms, lgr_linger_ms and rmem exist and show the module
+# parameters' values; a valid write changes the parameter; writes out of
+# range are refused (EINVAL) and leave the value (clc_timeout_ms 99 and
+# 60001, hs_limit 0, llc_timeout_ms 99, keepalive_ms 3600001,
+# lgr_linger_ms 86400001, rmem 16383 and 524289); an unprivileged user
+# (uid 65534) cannot write. Then, with net.smc.rmem=16384 on both VMs and
+# Soft-RoCE, a new SMC-R connection between sockets without SO_RCVBUF has
+# 16 KiB RMB elements on both sides (sock_diag: rmbe and peer_rmbe).
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+P=$ST_PORT
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+KNOBS=(clc_timeout_ms hs_limit llc_timeout_ms keepalive_ms lgr_linger_ms rmem)
+
+for k in "${KNOBS[@]}"; do
+	[[ -e /proc/sys/net/smc/$k ]] || st_fail "no net.smc.$k"
+	s=$(cat "/proc/sys/net/smc/$k")
+	m=$(cat "/sys/module/smcr/parameters/$k")
+	[[ $s == "$m" ]] || st_fail "net.smc.$k is $s, the module parameter $m"
+	st_param "$k" "$m" >/dev/null || exit 1	# restored at exit
+done
+echo "ok: ${KNOBS[*]} read the module parameters"
+
+# refused KNOB VALUE: the write fails with EINVAL, the value stays
+refused() {
+	local old err
+	old=$(cat "/proc/sys/net/smc/$1")
+	err=$( (echo "$2" >"/proc/sys/net/smc/$1") 2>&1) && st_fail "net.smc.$1=$2 accepted"
+	[[ $err == *"Invalid argument"* ]] || st_fail "net.smc.$1=$2: '$err', expected EINVAL"
+	[[ $(cat "/proc/sys/net/smc/$1") == "$old" ]] || st_fail "net.smc.$1 changed by a refused write"
+}
+refused clc_timeout_ms 99
+refused clc_timeout_ms 60001
+refused hs_limit 0
+refused llc_timeout_ms 99
+refused keepalive_ms 3600001
+refused lgr_linger_ms 86400001
+refused rmem 16383
+refused rmem 524289
+echo "ok: out-of-range values refused with EINVAL, values kept"
+
+sysctl -qw net.smc.keepalive_ms=12345 || st_fail "valid write refused"
+[[ $(cat /sys/module/smcr/parameters/keepalive_ms) == 12345 ]] || st_fail "write did not reach the parameter"
+echo "ok: a valid write changes the module parameter"
+
+"${NOBODY[@]}" sh -c 'echo 7 >/proc/sys/net/smc/hs_limit' 2>/dev/null && st_fail "uid 65534 wrote net.smc.hs_limit"
+[[ $(cat /proc/sys/net/smc/hs_limit) != 7 ]] || st_fail "hs_limit changed by uid 65534"
+echo "ok: unprivileged writes refused"
+
+[[ ${SMCR_RXE:-0} == 1 ]] && st_smcr_data || exit 0
+sysctl -qw net.smc.rmem=16384 || st_fail "net.smc.rmem=16384 refused"
+st_await_lgr_count 0 30 || st_fail "link groups of earlier tests did not end"
+vm_sync "$ST_KEY-rmem" || exit 1
+case $SMCR_ROLE in
+b) st_serve_bg srv server --family smc --port "$P" --mode sink --bytes 4K --expect-mode smcr --timeout 60s || exit 1
+   for ((i = 0; i < 100; i++)); do
+	kv=$("$SMCTEST" diag --kv --port "$P" | grep "token=")
+	[[ -n $kv ]] && break
+	sleep 0.1
+   done
+   st_wait_all || exit 1 ;;
+a) st_await srv || exit 1
+   "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 4K --hold 3s \
+	--expect-mode smcr --timeout 60s &
+   pid=$!
+   for ((i = 0; i < 100; i++)); do
+	kv=$("$SMCTEST" diag --kv --port "$P" | grep "token=")
+	[[ -n $kv ]] && break
+	sleep 0.1
+   done
+   wait "$pid" || st_fail "the connection failed" ;;
+esac
+echo "connection: $(grep -o 'rmbe=[0-9]* peer_rmbe=[0-9]*' <<<"$kv")"
+[[ $kv == *" rmbe=16384 peer_rmbe=16384 "* ]] || st_fail "RMB elements are not 16 KiB with net.smc.rmem=16384"
