@@ -190,8 +190,9 @@ st_lgr_count() {
 
 # st_await_lgr_count N SECONDS: waits until this VM has N link groups
 st_await_lgr_count() {
-	local i n
-	for ((i = 0; i < $2 * 10; i++)); do
+	local n end=$((SECONDS + $2))
+	# by the clock: one smcr + jq round takes a while on the debug kernel
+	while ((SECONDS < end)); do
 		n=$(st_lgr_count) && [[ $n == "$1" ]] && return 0
 		sleep 0.1
 	done

@@ -515,7 +515,7 @@ void smc_llc_keepalive_start(struct smc_link *lnk)
 	read_lock_bh(&lnk->post_lock);
 	if (READ_ONCE(lnk->state) == SMC_LNK_ACTIVE)
 		queue_delayed_work(smc_lgr_wq, &lnk->keepalive,
-				   msecs_to_jiffies(ms ? ms : 1000));
+				   msecs_to_jiffies(ms ? min(ms, 1000U) : 1000));
 	read_unlock_bh(&lnk->post_lock);
 }
 
@@ -571,7 +571,9 @@ void smc_llc_keepalive(struct work_struct *work)
 		queue_delayed_work(smc_lgr_wq, &lnk->keepalive, HZ);
 		return;
 	} else if (idle < ivl) {
-		queue_delayed_work(smc_lgr_wq, &lnk->keepalive, ivl - idle);
+		/* at least every second: a new keepalive_ms applies soon */
+		queue_delayed_work(smc_lgr_wq, &lnk->keepalive,
+				   min(ivl - idle, (unsigned long)HZ));
 		return;
 	}
 	WRITE_ONCE(lnk->test_pending, true);

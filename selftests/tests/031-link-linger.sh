@@ -12,7 +12,7 @@
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
-st_param data_path Y || exit 1	# experimental, off by default
+st_param data_path Y || exit 1
 P=$ST_PORT
 
 st_await_lgr_count 0 30 || st_fail "link groups of earlier tests did not expire"

@@ -15,7 +15,8 @@
 #   - phase 2: b ignores TEST LINK; an SMC-R connection with SO_KEEPALIVE
 #     idle for 15 s: a logs "no reply to TEST LINK" (the probe came from
 #     SO_KEEPALIVE: the link's own would come after 10 minutes), its link
-#     group ends and the connection's send fails with ECONNRESET.
+#     group ends and the connection's send fails with ECONNRESET. b's
+#     side of it ends by b's own link keepalive (its peer QP is gone).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
@@ -45,26 +46,13 @@ b) st_serve_bg tcp server --family tcp --port "$P" --mode sink --bytes 4K --time
    st_param test_ignore_test_link Y || exit 1
    st_serve_bg c2 server --family smc --port $((P + 2)) --mode sink --bytes 4K --timeout 90s || exit 1
    vm_get "$ST_KEY-a-done" 90 >/dev/null || st_fail "phase 2 failed on a"
-   # its connection can only end by a local close: no data will come
-   echo "killing the server (${ST_PIDS[*]})"
+   # its connection cannot end: a's QP is gone, no C will come. b learns
+   # that the link is dead from its own keepalive (600 s here, 30 s by
+   # default): make it quick.
    kill "${ST_PIDS[@]}" 2>/dev/null
-   sleep 5
-   for p in "${ST_PIDS[@]}"; do	# DEBUG
-	ps -o pid,stat,wchan:30,cmd -p "$p"
-	cat "/proc/$p/stack" 2>/dev/null
-	for t in /proc/$p/task/*; do echo "task $t"; cat "$t/stack"; done 2>/dev/null
-   done
    st_wait_all
-   echo "server gone; link groups: $("$SMCR_TOOLS/bin/smcr" lgr show | tail -n +2)"
-   "$SMCTEST" diag --kv &	# DEBUG
-   dp=$!
-   sleep 3
-   ps -o pid,stat,wchan:30,cmd -p "$dp"
-   cat "/proc/$dp/stack"
-   for t in /proc/$dp/task/*; do echo "task $t"; cat "$t/stack"; done 2>/dev/null
-   kill -9 "$dp"
-   echo "smcr lgr show:"; timeout 5 "$SMCR_TOOLS/bin/smcr" lgr show; echo "rc=$?"
-   st_await_lgr_count 0 40 || st_fail "b's link group never ended" ;;
+   st_param keepalive_ms 500 || exit 1
+   st_await_lgr_count 0 30 || st_fail "b's link group never ended" ;;
 a) st_await tcp || exit 1
    "$SMCTEST" client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 4K \
 	--keepalive 2 --hold 3s --timeout 30s &

@@ -5,16 +5,16 @@
 # TIMEOUT: 240
 #
 # Asserts (with Soft-RoCE; the module's data path on):
-#   - `smc_run iperf3` (server on b, client on a sending 8 MiB; 2 MiB on the
-#     debug kernel): while it runs, sock_diag on each VM lists AF_SMC
-#     sockets of the iperf3 port in mode smcr and `smcr lgr show` a link
-#     group with connections; afterwards `smcr stats` counts at least the
-#     transfer in SMC-R payload bytes (tx on a, rx on b): the bytes went by
-#     RDMA, not TCP;
-#   - `smc_run smctest client --family tcp --conns 32`: 32 threads create
-#     their AF_INET sockets at once; each one is an AF_SMC socket in mode
-#     smcr (smctest finds it in sock_diag by inode) and moves its data
-#     byte-exact: the preload library is thread-safe.
+#   - `smc_run iperf3` (server on b, client on a sending for 3 s): while it
+#     runs, sock_diag on each VM lists AF_SMC sockets of the iperf3 port in
+#     mode smcr and `smcr lgr show` a link group with connections;
+#     afterwards `smcr stats` counts at least the bytes iperf3 reports sent
+#     as SMC-R payload (tx on a, rx on b): they went by RDMA, not TCP;
+#   - `smc_run smctest client --family tcp --conns 32` against an AF_SMC
+#     server: 32 threads create their AF_INET sockets at once; each one is
+#     an AF_SMC socket in mode smcr (smctest finds it in sock_diag by
+#     inode) and moves its data byte-exact: the preload library is
+#     thread-safe.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
@@ -22,7 +22,6 @@ command -v iperf3 >/dev/null || st_skip "iperf3 not installed"
 P=$ST_PORT
 RUN=$SMCR_TOOLS/bin/smc_run
 S=$SMCR_TOOLS/bin/smcr
-B=$(st_size 8M 2M)
 
 st_smcr_data || st_fail "the data path is off"
 tx_bytes() { "$S" -j stats | jq ".smcr.$1.bytes"; }
@@ -56,18 +55,23 @@ b) before=$(tx_bytes rx)
    cat "$ST_TMP/iperf3-s.out"
    ((rc == 0)) || st_fail "iperf3 server failed"
    after=$(tx_bytes rx)
-   st_serve c32 server --family tcp --port $((P + 1)) --conns 32 --concurrent --mode duplex --bytes 256K \
+   want=$(vm_get "$ST_KEY-sent" 30) || st_fail "a did not report its byte count"
+   st_serve c32 server --family smc --port $((P + 1)) --conns 32 --concurrent --mode duplex --bytes 256K \
 	--timeout 150s || exit 1
    dir=rx ;;
 a) before=$(tx_bytes tx)
    vm_get "$ST_KEY-iperf3" 30 >/dev/null || st_fail "no iperf3 server on b"
    watch "$samples" &
    w=$!
-   "$RUN" iperf3 -c "$SMCR_PEER_IP" -p "$P" -n "$B" -l 64K
+   "$RUN" iperf3 -c "$SMCR_PEER_IP" -p "$P" -t 3 -l 64K -J >"$ST_TMP/iperf3.json"
    rc=$?
    kill "$w"
-   ((rc == 0)) || st_fail "iperf3 client failed"
+   ((rc == 0)) || { cat "$ST_TMP/iperf3.json"; st_fail "iperf3 client failed"; }
    after=$(tx_bytes tx)
+   want=$(jq '.end.sum_sent.bytes' "$ST_TMP/iperf3.json")
+   echo "iperf3 sent $want bytes: $(jq '.end.sum_sent.bits_per_second / 1e6 | floor' \
+	"$ST_TMP/iperf3.json") Mbit/s"
+   vm_put "$ST_KEY-sent" "$want"
    st_await c32 || exit 1
    echo "+ smc_run smctest client --family tcp --conns 32 ..."
    out=$("$RUN" "$SMCTEST" client --family tcp --addr "$SMCR_PEER_IP" --port $((P + 1)) --conns 32 \
@@ -79,7 +83,6 @@ a) before=$(tx_bytes tx)
    ! grep -q "ignored for --family tcp" <<<"$out" || st_fail "smc_run left a socket AF_INET"
    dir=tx ;;
 esac
-want=$(numfmt --from=iec "$B")
 max_diag=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$samples")
 max_conns=$(awk '{ if ($4 > m) m = $4 } END { print m + 0 }' "$samples")
 echo "during iperf3: up to $max_diag AF_SMC socket(s) in mode smcr, link group connections up to $max_conns"

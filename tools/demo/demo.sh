@@ -24,8 +24,7 @@ die() { say "ERROR: $*"; vm_put demo-server fail 2>/dev/null; exit 1; }
 command -v iperf3 >/dev/null || die "iperf3 not installed (apt-get install iperf3)"
 [[ -x $smctest ]] || die "$smctest not built (cmake --build build/tools)"
 
-# the SMC-R data path is still experimental (off by default): the demo shows it
-SMCR_MOD_PARAMS="data_path=1 ${SMCR_MOD_PARAMS:-}" smcr_load || die "smcr_load failed"
+smcr_load || die "smcr_load failed"
 say "smcr loaded ($(uname -r))"
 
 show_diag() {

@@ -24,7 +24,7 @@ Usage: ${0##*/} [OPTIONS]
                       env SMCR_CHECK_KERNELS)
   --logdir DIR        logs (default build/check/<time>); one subdir per kernel
   --timeout SEC       guest command timeout for stock kernels (default 600)
-  --debug-timeout SEC guest command timeout for the debug kernel (default 1500)
+  --debug-timeout SEC guest command timeout for the debug kernel (default 2400)
   --selftests CMD     selftest driver run in the guests (default selftests/run;
                       must be visible in the guest: tree or host root, not /tmp)
   --kunit-ko PATH     KUnit module instead of build/mod/<debug kver>/smcr_kunit.ko
@@ -36,7 +36,7 @@ EOF
 kernels=${SMCR_CHECK_KERNELS:-debug 6.12 6.1}
 logdir=''
 timeout=600
-debug_timeout=1500
+debug_timeout=2400
 selftests=selftests/run
 kunit_ko=''
 ctest=1
