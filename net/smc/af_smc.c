@@ -20,6 +20,7 @@
 #include "compat.h"
 #include "ib.h"
 #include "core.h"
+#include "trace.h"
 #include "smcr.h"
 
 struct workqueue_struct *smc_hs_wq;	/* handshakes: may block on CLC */
@@ -100,6 +101,16 @@ void smc_sock_list_walk(struct net *net,
 	*pos = i;
 }
 
+/* The clcsock's ports, for the tracepoints */
+static void smc_trace_ports(const struct smc_sock *smc, u16 *sport,
+			    u16 *dport)
+{
+	const struct sock *clcsk = smc->clcsock ? smc->clcsock->sk : NULL;
+
+	*sport = clcsk ? READ_ONCE(clcsk->sk_num) : 0;
+	*dport = clcsk ? ntohs(READ_ONCE(clcsk->sk_dport)) : 0;
+}
+
 /**
  * smc_set_fallback() - record that the connection uses TCP, and why
  * @smc: socket whose establishment is deciding
@@ -108,9 +119,13 @@ void smc_sock_list_walk(struct net *net,
  */
 void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
 {
+	u16 sport, dport;
+
 	smc->use_fallback = true;
 	smc->fallback_rsn = reason;
 	smc->peer_diagnosis = peer_diag;
+	smc_trace_ports(smc, &sport, &dport);
+	trace_smcr_fallback(sport, dport, !!smc->listener, reason, peer_diag);
 	smc_stats_fallback(sock_net(&smc->sk), !!smc->listener, reason);
 	pr_debug("socket %p falls back to TCP: %s (0x%08x), peer 0x%08x\n",
 		 smc, smc_reason_name(reason), reason, peer_diag);
@@ -123,10 +138,14 @@ void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
 void smc_hs_finish(struct smc_sock *smc)
 {
 	struct sock *sk = &smc->sk;
+	u16 sport, dport;
 
 	sk->sk_state = SMC_ACTIVE;
 	if (sk->sk_socket)
 		sk->sk_socket->state = SS_CONNECTED;
+	smc_trace_ports(smc, &sport, &dport);
+	trace_smcr_hs_done(sport, dport, !!smc->listener, !smc->use_fallback,
+			   smc->fallback_rsn, smc->peer_diagnosis);
 	/* release: a reader that sees DONE sees the connection set up */
 	smp_store_release(&smc->hs, SMC_HS_DONE);
 	if (!smc->use_fallback && smc->conn.lgr && sock_flag(sk, SOCK_KEEPOPEN))

@@ -446,6 +446,7 @@ int smc_link_rts(struct smc_link *lnk);
 void smc_link_set_peer(struct smc_link *lnk,
 		       const struct smc_clc_accept_info *info);
 void smc_link_down(struct smc_link *lnk);
+void smc_link_trace_state(const struct smc_link *lnk, int state);
 int smc_link_teardown(struct smc_link *lnk);
 
 /* wr.c */

@@ -27,6 +27,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "core.h"
+#include "trace.h"
 #include "smcr.h"
 
 static void smc_link_qp_event(struct ib_event *ev, void *ctx)
@@ -88,6 +89,17 @@ static int smc_link_create_qp(struct smc_link *lnk)
 }
 
 /**
+ * smc_link_trace_state() - report a link's new state (tracepoint)
+ * @lnk: the link
+ * @state: its new SMC_LNK_* state
+ */
+void smc_link_trace_state(const struct smc_link *lnk, int state)
+{
+	trace_smcr_link_state(lnk->lgr->id, lnk->link_id, lnk->lgr->server,
+			      state);
+}
+
+/**
  * smc_link_init() - bring a link slot up to ACTIVATING on a chosen port
  * @lnk: unused slot of a link group
  * @offer: the local offer with the RoCE port and GID to use
@@ -126,6 +138,7 @@ int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
 		goto err_wr;
 	lnk->local.qpn = lnk->qp->qp_num;
 	WRITE_ONCE(lnk->state, SMC_LNK_ACTIVATING);
+	smc_link_trace_state(lnk, SMC_LNK_ACTIVATING);
 	rc = smc_wr_rx_post_all(lnk);
 	if (rc) {
 		smc_link_teardown(lnk);
@@ -249,6 +262,7 @@ void smc_link_down(struct smc_link *lnk)
 		if (old != SMC_LNK_ACTIVATING && old != SMC_LNK_ACTIVE)
 			return;
 	} while (!try_cmpxchg(&lnk->state, &old, SMC_LNK_INACTIVE));
+	smc_link_trace_state(lnk, SMC_LNK_INACTIVE);
 	wake_up(&lnk->wr.tx_wait);
 	wake_up(&lnk->lgr->wait);
 	queue_work(smc_lgr_wq, &lnk->down_work);
@@ -270,14 +284,17 @@ void smc_link_down(struct smc_link *lnk)
 int smc_link_teardown(struct smc_link *lnk)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-	int rc = 0;
+	int old, rc = 0;
 
 	if (!lnk->sdev)
 		return 0;
 	/* no post is in progress after this, and none starts */
 	write_lock_bh(&lnk->post_lock);
+	old = READ_ONCE(lnk->state);
 	WRITE_ONCE(lnk->state, SMC_LNK_INACTIVE);
 	write_unlock_bh(&lnk->post_lock);
+	if (old != SMC_LNK_INACTIVE)
+		smc_link_trace_state(lnk, SMC_LNK_INACTIVE);
 	wake_up(&lnk->wr.tx_wait);
 	cancel_delayed_work_sync(&lnk->keepalive);
 	mutex_lock(&lnk->qp_mutex);

@@ -412,6 +412,7 @@ static int smc_llc_link_activate(struct smc_link *lnk)
 
 	if (!try_cmpxchg(&lnk->state, &old, SMC_LNK_ACTIVE))
 		return -ENOLINK;	/* went down meanwhile */
+	smc_link_trace_state(lnk, SMC_LNK_ACTIVE);
 	smc_llc_keepalive_start(lnk);
 	return 0;
 }

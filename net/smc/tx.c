@@ -202,6 +202,10 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		room = smc_tx_room(conn, &prod);
 		if (room <= 0) {
 			/* 4.7.6: the peer learns of urgent data at once */
+			if (!conn->tx_blocked)	/* writer blocked */
+				smc_stats_buf(sock_net(sk), true,
+					      SMC_STATS_BUF_FULL_PEER,
+					      conn->tx_ring.size);
 			if (!conn->tx_blocked || (oob && !told)) {
 				/* with R: the peer answers with its consumer
 				 * cursor at once, whatever its window rules

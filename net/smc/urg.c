@@ -38,7 +38,8 @@ static bool smc_urg_has_mark(const struct smc_urg_rx *u)
  * announces urgent data to come; neither withdraws an announcement.
  *
  * Return: SMC_URG_EV_* bits: signal the application (once per urgent
- * byte), read the byte before the new mark into @u->byte.
+ * byte, not for one consumed already), read the byte before the new mark
+ * into @u->byte.
  */
 int smc_urg_rx_flags(struct smc_urg_rx *u, const struct smc_ring *r,
 		     struct smc_cursor cons, struct smc_cursor prod,

@@ -21,7 +21,7 @@ restore_rxe0() {
 }
 [[ $SMCR_ROLE == a ]] && trap 'restore_rxe0; st_params_restore' EXIT
 
-st_await_lgr_count 0 30 || st_fail "link groups of earlier tests did not expire"
+st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not expire"
 st_param lgr_linger_ms 60000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
 case $SMCR_ROLE in

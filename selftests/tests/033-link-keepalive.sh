@@ -16,7 +16,7 @@ source "$ST_DIR/lib.sh"
 st_param data_path Y || exit 1
 P=$ST_PORT
 
-st_await_lgr_count 0 30 || st_fail "link groups of earlier tests did not expire"
+st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not expire"
 st_param lgr_linger_ms 30000 || exit 1
 if [[ $SMCR_ROLE == a ]]; then
 	st_param keepalive_ms 500 || exit 1

@@ -23,7 +23,7 @@ PROCS=8 PER=8
 T=$((PROCS * PER))
 RMB=262144	# bytes per RMB (buf.c), at least one element
 
-st_await_lgr_count 0 30 || st_fail "link groups of earlier tests did not end"
+st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
 
 conns_kv() { "$SMCTEST" diag --kv --port "$P" | grep "mode=smcr.*token="; }

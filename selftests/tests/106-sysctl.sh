@@ -56,7 +56,7 @@ echo "ok: unprivileged writes refused"
 
 [[ ${SMCR_RXE:-0} == 1 ]] && st_smcr_data || exit 0
 sysctl -qw net.smc.rmem=16384 || st_fail "net.smc.rmem=16384 refused"
-st_await_lgr_count 0 30 || st_fail "link groups of earlier tests did not end"
+st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-rmem" || exit 1
 case $SMCR_ROLE in
 b) st_serve_bg srv server --family smc --port "$P" --mode sink --bytes 4K --expect-mode smcr --timeout 60s || exit 1

@@ -30,7 +30,8 @@ commands:
   client   connect to --addr/--port --conns times and drive --mode
   probe    NAME --role server|client ...   semantic probe (probe --list)
   diag     list AF_SMC sockets via sock_diag (like ss)
-  hold     open an AF_SMC socket (listening on --port if given) and sleep
+  hold     open an AF_SMC socket (listening on --port if given; else
+           --conns sockets) and sleep
   clc-peer --role client|server --script NAME ...   hostile CLC peer over
            plain TCP (clc-peer --list); the smcr side needs the module
            parameter test_clc_without_option=1

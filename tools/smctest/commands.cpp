@@ -380,12 +380,15 @@ int run_diag(const Config &c)
 int run_hold(const Config &c)
 {
 	UniqueFd fd;
+	std::vector<UniqueFd> more; // --conns N: N unconnected sockets in all
 	if (c.port) {
 		fd = make_listener(c);
 		say("hold: listening on " + local_name(fd.get()));
 	} else {
 		fd = make_socket(c.family, c.ipv6);
-		say("hold: socket open");
+		for (unsigned i = 1; i < c.conns; ++i)
+			more.push_back(make_socket(c.family, c.ipv6));
+		say("hold: " + std::to_string(c.conns) + " socket(s) open");
 	}
 	write_ready_file(c.ready_file);
 	uint64_t until = c.hold_ms ? now_ms() + c.hold_ms : 0;
