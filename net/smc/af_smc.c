@@ -50,15 +50,20 @@ MODULE_PARM_DESC(clc_timeout_ms,
 /*
  * Every AF_SMC socket of every namespace, for sock_diag. A socket is on
  * the list from allocation until release starts; while it is listed, its
- * clcsock pointer is NULL or valid.
+ * clcsock pointer is NULL or valid. The list is in the order of list_id,
+ * which only grows: a dump resumes after the last ID it reported, so
+ * sockets coming and going between its messages neither repeat nor hide
+ * the others.
  */
 static DEFINE_SPINLOCK(smc_sock_list_lock);
-static HLIST_HEAD(smc_sock_list);
+static LIST_HEAD(smc_sock_list);
+static u64 smc_sock_list_next_id;	/* under smc_sock_list_lock */
 
 static void smc_sock_list_add(struct smc_sock *smc)
 {
 	spin_lock(&smc_sock_list_lock);
-	hlist_add_head(&smc->list_node, &smc_sock_list);
+	smc->list_id = ++smc_sock_list_next_id;
+	list_add_tail(&smc->list_node, &smc_sock_list);
 	spin_unlock(&smc_sock_list_lock);
 }
 
@@ -69,8 +74,8 @@ static void smc_sock_list_add(struct smc_sock *smc)
 void smc_sock_unlist(struct smc_sock *smc)
 {
 	spin_lock(&smc_sock_list_lock);
-	if (!hlist_unhashed(&smc->list_node))
-		hlist_del_init(&smc->list_node);
+	if (!list_empty(&smc->list_node))
+		list_del_init(&smc->list_node);
 	spin_unlock(&smc_sock_list_lock);
 }
 
@@ -80,25 +85,24 @@ void smc_sock_unlist(struct smc_sock *smc)
  * @fn: called under the list lock (must not sleep); a negative return
  *	stops the walk before that socket, to be resumed there
  * @arg: passed to @fn
- * @pos: in: sockets of @net to skip; out: sockets of @net visited
+ * @pos: in: the list ID of the last socket visited (0: from the start);
+ *	out: the same after this walk
  */
 void smc_sock_list_walk(struct net *net,
 			int (*fn)(struct sock *sk, void *arg), void *arg,
-			long *pos)
+			u64 *pos)
 {
 	struct smc_sock *smc;
-	long i = 0;
 
 	spin_lock(&smc_sock_list_lock);
-	hlist_for_each_entry(smc, &smc_sock_list, list_node) {
-		if (!net_eq(sock_net(&smc->sk), net))
+	list_for_each_entry(smc, &smc_sock_list, list_node) {
+		if (smc->list_id <= *pos || !net_eq(sock_net(&smc->sk), net))
 			continue;
-		if (i >= *pos && fn(&smc->sk, arg) < 0)
+		if (fn(&smc->sk, arg) < 0)
 			break;
-		i++;
+		*pos = smc->list_id;
 	}
 	spin_unlock(&smc_sock_list_lock);
-	*pos = i;
 }
 
 /* The clcsock's ports, for the tracepoints */

@@ -111,7 +111,7 @@ cancel:
 static int smc_diag_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct smc_diag_ctx ctx = { .skb = skb, .cb = cb };
-	long pos = cb->args[0];
+	u64 pos = cb->args[0];
 
 	if (nlmsg_len(cb->nlh) >= sizeof(struct smc_diag_req))
 		ctx.ext = ((struct smc_diag_req *)nlmsg_data(cb->nlh))->diag_ext;

@@ -93,6 +93,7 @@ struct smc_clcsk_cb {
  *	it is on the listener's @hs_q or @accept_q; NULL once accepted
  * @accept_node: child: entry on the listener's @hs_q or @accept_q
  * @list_node: entry on the global socket list (diag); see af_smc.c
+ * @list_id: its place there, unique and increasing (under the list lock)
  * @conn: the SMC-R connection, when the handshake chose SMC-R (core.h)
  */
 struct smc_sock {
@@ -119,7 +120,8 @@ struct smc_sock {
 	struct smc_sock		*listener;
 	struct list_head	accept_node;
 
-	struct hlist_node	list_node;
+	struct list_head	list_node;
+	u64			list_id;
 	struct smc_conn		conn;
 };
 
@@ -181,7 +183,7 @@ void smc_hs_finish(struct smc_sock *smc);
 void smc_sock_unlist(struct smc_sock *smc);
 void smc_sock_list_walk(struct net *net,
 			int (*fn)(struct sock *sk, void *arg), void *arg,
-			long *pos);
+			u64 *pos);
 
 /* clcsock.c */
 int smc_clcsock_create(struct smc_sock *smc, int family);

@@ -58,7 +58,7 @@ b) before=$(tx_bytes rx)
    # what the server read: the last bytes in flight at the end are not
    want=$(jq '.end.sum_received.bytes' "$ST_TMP/iperf3-s.json")
    echo "iperf3 server received $want bytes"
-   st_serve c32 server --family smc --port $((P + 1)) --conns 32 --concurrent --mode duplex --bytes 256K \
+   st_serve c32 server --family smc --port $((P + 1)) --conns 32 --concurrent --mode duplex --bytes 16K \
 	--timeout 150s || exit 1
    dir=rx ;;
 a) before=$(tx_bytes tx)
@@ -76,7 +76,7 @@ a) before=$(tx_bytes tx)
    st_await c32 || exit 1
    echo "+ smc_run smctest client --family tcp --conns 32 ..."
    out=$("$RUN" "$SMCTEST" client --family tcp --addr "$SMCR_PEER_IP" --port $((P + 1)) --conns 32 \
-	--mode duplex --bytes 256K --expect-mode smcr --timeout 150s 2>&1)
+	--mode duplex --bytes 16K --expect-mode smcr --timeout 150s 2>&1)
    rc=$?
    echo "$out"
    ((rc == 0)) || st_fail "32 threads under smc_run"
