@@ -5,7 +5,7 @@
 # TIMEOUT: 240
 #
 # Asserts (with Soft-RoCE; the module's data path on):
-#   - `smc_run iperf3` (server on b, client on a sending for 3 s): while it
+#   - `smc_run iperf3` (server on b, client on a sending for 6 s): while it
 #     runs, sock_diag on each VM lists AF_SMC sockets of the iperf3 port in
 #     mode smcr and `smcr lgr show` a link group with connections;
 #     afterwards `smcr stats` counts at least the bytes iperf3 reports
@@ -26,15 +26,22 @@ S=$SMCR_TOOLS/bin/smcr
 
 st_smcr_data || st_fail "the data path is off"
 tx_bytes() { "$S" -j stats | jq ".smcr.$1.bytes"; }
-# watch FILE: until killed, append "diag N lgr_conns M" samples
-watch() {
-	local n c
-	while :; do
-		n=$("$SMCTEST" diag --kv --port "$P" | grep -c "mode=smcr.*token=")
-		c=$("$S" -j lgr show | jq '[.[].conns] | add // 0')
-		echo "diag $n lgr_conns $c" >>"$1"
-		sleep 0.2
-	done
+# watch_start / watch_stop: append "diag N" and "lgr_conns M" samples to
+# $samples, each as often as it can (a round takes a while on the debug
+# kernel)
+watch_start() {
+	(while :; do
+		echo "diag $("$SMCTEST" diag --kv --port "$P" | grep -c "mode=smcr.*token=")" >>"$samples"
+	done) &
+	W1=$!
+	(while :; do
+		echo "lgr_conns $("$S" -j lgr show | jq '[.[].conns] | add // 0')" >>"$samples"
+	done) &
+	W2=$!
+}
+watch_stop() {
+	kill "$W1" "$W2" 2>/dev/null
+	wait "$W1" "$W2" 2>/dev/null
 }
 samples=$ST_TMP/samples
 : >"$samples"
@@ -48,11 +55,10 @@ b) before=$(tx_bytes rx)
 	sleep 0.1
    done
    vm_put "$ST_KEY-iperf3" ok
-   watch "$samples" &
-   w=$!
+   watch_start
    wait "$srv"
    rc=$?
-   kill "$w"
+   watch_stop
    ((rc == 0)) || { cat "$ST_TMP/iperf3-s.json" "$ST_TMP/iperf3-s.err"; st_fail "iperf3 server failed"; }
    after=$(tx_bytes rx)
    # what the server read: the last bytes in flight at the end are not
@@ -63,11 +69,10 @@ b) before=$(tx_bytes rx)
    dir=rx ;;
 a) before=$(tx_bytes tx)
    vm_get "$ST_KEY-iperf3" 30 >/dev/null || st_fail "no iperf3 server on b"
-   watch "$samples" &
-   w=$!
-   "$RUN" iperf3 -c "$SMCR_PEER_IP" -p "$P" -t 3 -l 64K -J >"$ST_TMP/iperf3.json"
+   watch_start
+   "$RUN" iperf3 -c "$SMCR_PEER_IP" -p "$P" -t 6 -l 64K -J >"$ST_TMP/iperf3.json"
    rc=$?
-   kill "$w"
+   watch_stop
    ((rc == 0)) || { cat "$ST_TMP/iperf3.json"; st_fail "iperf3 client failed"; }
    after=$(tx_bytes tx)
    want=$(jq '.end.sum_sent.bytes' "$ST_TMP/iperf3.json")
@@ -84,8 +89,8 @@ a) before=$(tx_bytes tx)
    ! grep -q "ignored for --family tcp" <<<"$out" || st_fail "smc_run left a socket AF_INET"
    dir=tx ;;
 esac
-max_diag=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$samples")
-max_conns=$(awk '{ if ($4 > m) m = $4 } END { print m + 0 }' "$samples")
+max_diag=$(awk '$1 == "diag" && $2 > m { m = $2 } END { print m + 0 }' "$samples")
+max_conns=$(awk '$1 == "lgr_conns" && $2 > m { m = $2 } END { print m + 0 }' "$samples")
 echo "during iperf3: up to $max_diag AF_SMC socket(s) in mode smcr, link group connections up to $max_conns"
 echo "SMC-R $dir bytes: $before -> $after (iperf3: $want)"
 ((max_diag >= 1)) || st_fail "sock_diag never listed an SMC-R socket of iperf3"
