@@ -245,6 +245,14 @@ int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf)
 	rc = -ENOLINK;
 	if (lgr->bufs_unmapped)
 		goto out;
+	/*
+	 * Soft-RoCE was seen running a registration twice when it was queued
+	 * behind unacknowledged writes and the link retransmitted (6.1:
+	 * "rxe_reg_fast_mr: ... not free"; the QP then fails): post it on an
+	 * idle send queue. Bounded; other posts may still come in between.
+	 */
+	wait_event_timeout(lnk->wr.tx_wait, !atomic_read(&lnk->wr.tx_posted),
+			   msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms)));
 	lnk->reg_cqe.done = smc_buf_reg_done;
 	reinit_completion(&lnk->reg_done);
 	rc = smc_wr_post(lnk, &wr.wr, false, 0, 0);
