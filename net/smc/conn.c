@@ -74,6 +74,20 @@ static void smc_conn_tx_format(struct smc_conn *conn, u32 size)
 }
 
 /**
+ * smc_conn_rmbe_sync() - make what the peer wrote into our RMBE visible
+ * @conn: an SMC-R connection; its link group not gone (conn->lock held,
+ *	or in the CDC receive path)
+ * @off: offset into the RMBE
+ * @len: bytes from there
+ */
+void smc_conn_rmbe_sync(struct smc_conn *conn, u32 off, u32 len)
+{
+	ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
+				   smc_buf_elem_dma(&conn->rmbe) + off, len,
+				   SMC_RMB_DMA_DIR);
+}
+
+/**
  * smc_conn_rmbe_intact() - is our RMBE's eye catcher still there?
  * @conn: an SMC-R connection; its link group not gone
  *
@@ -85,9 +99,7 @@ bool smc_conn_rmbe_intact(struct smc_conn *conn)
 {
 	if (!conn->rx_ring.start)
 		return true;
-	ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
-				   smc_buf_elem_dma(&conn->rmbe),
-				   SMC_RMBE_EYECATCHER_LEN, SMC_RMB_DMA_DIR);
+	smc_conn_rmbe_sync(conn, 0, SMC_RMBE_EYECATCHER_LEN);
 	return !memcmp(smc_buf_elem_cpu(&conn->rmbe), smc_rmbe_eyecatcher,
 		       SMC_RMBE_EYECATCHER_LEN);
 }
@@ -378,9 +390,7 @@ static void smc_conn_urg_byte(struct smc_conn *conn)
 {
 	u32 off = smc_urg_byte_offset(&conn->rx_ring, conn->rx_urg.mark);
 
-	ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
-				   smc_buf_elem_dma(&conn->rmbe) + off, 1,
-				   SMC_RMB_DMA_DIR);
+	smc_conn_rmbe_sync(conn, off, 1);
 	conn->rx_urg.byte = ((u8 *)smc_buf_elem_cpu(&conn->rmbe))[off];
 }
 

@@ -222,7 +222,6 @@ static int smc_rx_copy(struct smc_sock *smc, struct msghdr *msg,
 {
 	struct smc_conn *conn = &smc->conn;
 	u8 *cpu = smc_buf_elem_cpu(&conn->rmbe);
-	u64 dma = smc_buf_elem_dma(&conn->rmbe);
 	struct smc_span span;
 	int i, rc;
 
@@ -233,10 +232,7 @@ static int smc_rx_copy(struct smc_sock *smc, struct msghdr *msg,
 		/* the link group's end sets lgr_gone before the device may go */
 		spin_lock_bh(&conn->lock);
 		if (!conn->lgr_gone)
-			ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
-						   dma + span.off[i],
-						   span.len[i],
-						   SMC_RMB_DMA_DIR);
+			smc_conn_rmbe_sync(conn, span.off[i], span.len[i]);
 		spin_unlock_bh(&conn->lock);
 		if (copy_to_iter(cpu + span.off[i], span.len[i],
 				 &msg->msg_iter) != span.len[i])

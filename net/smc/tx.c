@@ -201,15 +201,15 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			break;
 		room = smc_tx_room(conn, &prod);
 		if (room <= 0) {
-			/* 4.7.6: the peer learns of urgent data at once */
 			if (!conn->tx_blocked)	/* writer blocked */
 				smc_stats_buf(sock_net(sk), true,
 					      SMC_STATS_BUF_FULL_PEER,
 					      conn->tx_ring.size);
+			/* 4.7.6: the peer learns of urgent data at once. With
+			 * R it answers with its consumer cursor at once,
+			 * whatever its window rules.
+			 */
 			if (!conn->tx_blocked || (oob && !told)) {
-				/* with R: the peer answers with its consumer
-				 * cursor at once, whatever its window rules
-				 */
 				conn->tx_blocked = true;
 				conn->tx_upd_req = true;
 				told = oob;
