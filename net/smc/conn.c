@@ -14,8 +14,8 @@
  * completion context) validates them against the rings, stores them and
  * wakes the socket.
  *
- * RMBE cursors start at 0: smcr announces "no RMBE eye catcher" in CONFIRM
- * LINK, as Linux does.
+ * RMBE cursors start at 0 (Linux's format), or at 4 after the eye catcher
+ * when the link group uses the RFC's format (4.2).
  *
  * End: close() sends PeerConnectionClosed (C) - or abnormal close (A)
  * with SO_LINGER 0 or unread data, where TCP sends a reset - and our
@@ -24,6 +24,12 @@
  * when both sides are done with it). Then
  * smc_conn_end() gives the elements back and drops the connection's
  * references. The link group's end aborts every connection on it.
+ *
+ * The close timer keeps a peer that never answers from stranding the
+ * RMBE (4.8.1, end; 4.8.2, PeerAbortWait): close_timeout_ms after the
+ * application closed, a connection still waiting for the peer's C or A
+ * sends A (unless it did) and ends. Like an orphaned TCP socket after
+ * tcp_fin_timeout, the peer then sees a reset.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,6 +45,13 @@
 static void smc_conn_end_work(struct work_struct *work);
 
 static void smc_conn_upd_work(struct work_struct *work);
+
+static void smc_conn_close_timeout(struct work_struct *work);
+
+unsigned int smc_close_timeout_ms = 60000;
+module_param_named(close_timeout_ms, smc_close_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(close_timeout_ms,
+		 "After close(), wait this long for the peer's close or abort before aborting and reusing the RMB element (ms, default 60000)");
 
 static const u8 smc_rmbe_eyecatcher[SMC_RMBE_EYECATCHER_LEN] =
 	SMC_RMBE_EYECATCHER;
@@ -144,6 +157,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 	spin_lock_init(&conn->lock);
 	INIT_WORK(&conn->end_work, smc_conn_end_work);
 	INIT_WORK(&conn->upd_work, smc_conn_upd_work);
+	INIT_DELAYED_WORK(&conn->close_work, smc_conn_close_timeout);
 	smc_keepalive_init(conn);
 	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
 	if (rc)
@@ -249,6 +263,8 @@ static void smc_conn_end(struct smc_sock *smc)
 	if (!lgr)
 		return;
 	smc_keepalive_stop(smc);
+	if (cancel_delayed_work(&conn->close_work))
+		sock_put(&smc->sk);	/* the timer's reference */
 	xa_erase_bh(&lgr->conns_xa, conn->token);
 	smc_buf_put(lgr, &conn->rmbe);
 	smc_buf_put(lgr, &conn->sndbuf);
@@ -561,8 +577,31 @@ void smc_conn_release(struct smc_sock *smc)
 	conn->released = true;
 	end = (conn->peer_flags & SMC_CDC_CONN_DONE) || conn->lgr_gone;
 	spin_unlock_bh(&conn->lock);
-	if (end)
+	if (end) {
 		smc_conn_end(smc);
+		return;
+	}
+	sock_hold(sk);
+	if (!queue_delayed_work(smc_lgr_wq, &conn->close_work,
+				msecs_to_jiffies(READ_ONCE(smc_close_timeout_ms))))
+		sock_put(sk);
+}
+
+/* The close timer ran out: the peer never sent its C or A. */
+static void smc_conn_close_timeout(struct work_struct *work)
+{
+	struct smc_conn *conn = container_of(to_delayed_work(work),
+					     struct smc_conn, close_work);
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+
+	lock_sock(&smc->sk);
+	if (conn->lgr && !smc_conn_peer_done(conn)) {
+		if (!(conn->sent_flags & SMC_CDC_CONN_ABORT))
+			smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
+		smc_conn_end(smc);
+	}
+	release_sock(&smc->sk);
+	sock_put(&smc->sk);		/* the timer's reference */
 }
 
 /**

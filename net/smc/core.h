@@ -369,6 +369,9 @@ struct smc_link_group {
  * @upd_work: sends our consumer cursor when the CDC receive path moved
  *	it (skipping an urgent byte) or the peer asked for it
  * @ka_work: SO_KEEPALIVE check of the connection's link (keepalive.c)
+ * @close_work: the close timer: runs close_timeout_ms after the
+ *	application closed while the peer had not yet sent C or A; holds a
+ *	socket reference while pending
  *
  * Sends (CDC and RDMA writes) are made under the socket lock, so they are
  * posted in cursor order.
@@ -410,6 +413,7 @@ struct smc_conn {
 	struct work_struct	end_work;
 	struct work_struct	upd_work;
 	struct delayed_work	ka_work;
+	struct delayed_work	close_work;
 };
 
 static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
@@ -420,6 +424,7 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 /* core.c */
 extern unsigned int smc_llc_timeout_ms;
 extern unsigned int smc_lgr_linger_ms;
+extern unsigned int smc_close_timeout_ms;
 extern struct workqueue_struct *smc_lgr_wq;
 struct smc_link_group *smc_lgr_find(struct net *net, bool server,
 				    const u8 peer_id[SMC_PEER_ID_LEN],

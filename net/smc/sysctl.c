@@ -3,7 +3,7 @@
  * smcr: net.smc.* sysctls.
  *
  * The tunables an administrator reaches for - timeouts, the keepalive
- * interval, the link group linger time, the handshake limit, the default
+ * interval, the link group linger time, the close timer, the handshake limit, the default
  * RMB element size - with their ranges: a value outside is rejected
  * (EINVAL) and the old one stays. They are the module's global settings
  * (the module parameters of the same names change the same values), so
@@ -48,6 +48,8 @@ static struct ctl_table smc_sysctl_table[] = {
 		   smc_sysctl_1h),
 	SMC_SYSCTL("lgr_linger_ms", smc_lgr_linger_ms, smc_sysctl_0,
 		   smc_sysctl_1d),
+	SMC_SYSCTL("close_timeout_ms", smc_close_timeout_ms, smc_sysctl_100,
+		   smc_sysctl_1h),
 	SMC_SYSCTL("rmem", smc_rmem, smc_sysctl_rmem_min, smc_sysctl_rmem_max),
 #ifndef register_net_sysctl	/* before 6.6: an empty entry ends the table */
 	{ }

@@ -1,0 +1,80 @@
+#!/bin/bash
+# DESC: close timer: a peer that never closes its end does not strand our RMBE; after close_timeout_ms we abort and reuse it
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 120
+#
+# a closes an SMC-R connection (after an echo of 64 KiB) whose server
+# application on b echoes to EOF and shuts down writing but keeps its
+# socket open, so b never sends its C (RFC 7609 4.8.1, PeerCloseWait2).
+# With close_timeout_ms=1000 on a, asserts:
+#   - the connection leaves a's link group (its RMBE is given back) while
+#     b's application still holds its socket;
+#   - b's socket then reports ECONNRESET (SO_ERROR): a sent A when its
+#     timer ran out (a plain C sets no error);
+#   - once b closes, no connection is left in either link group.
+# b's server is a few lines of Python under smc_run (AF_INET -> AF_SMC).
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+P=$ST_PORT
+RUN=$SMCR_TOOLS/bin/smc_run
+[[ -x $RUN ]] || RUN=$SMCR_TREE/tools/preload/smc_run
+st_param data_path Y || exit 1
+st_param close_timeout_ms 1000 || exit 1
+vm_sync "$ST_KEY-params" || exit 1
+lgr_conns() { "$SMCR_TOOLS/bin/smcr" -j lgr show | jq '[.[].conns] | add // 0'; }
+
+case $SMCR_ROLE in
+b) rm -f "$ST_TMP/ready" "$ST_TMP/go"
+   "$RUN" /usr/bin/python3 - "$P" "$ST_TMP" <<'EOF' &
+import errno, os, socket, sys, time
+port, tmp = int(sys.argv[1]), sys.argv[2]
+ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("0.0.0.0", port))
+ls.listen(1)
+open(tmp + "/ready", "w").close()
+c, _ = ls.accept()
+n = 0
+while True:
+    b = c.recv(65536)
+    if not b:
+        break
+    c.sendall(b)
+    n += len(b)
+c.shutdown(socket.SHUT_WR)
+print(f"server: echoed {n} bytes, EOF; shut down writing, holding the socket", flush=True)
+for _ in range(600):
+    if os.path.exists(tmp + "/go"):
+        break
+    time.sleep(0.1)
+err = c.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+print(f"server: SO_ERROR {errno.errorcode.get(err, err)}", flush=True)
+sys.exit(0 if err == errno.ECONNRESET else 1)
+EOF
+   pid=$!
+   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; sleep 0.1; done
+   vm_put "$ST_KEY-srv" ok
+   vm_get "$ST_KEY-freed" 60 >/dev/null
+   [[ $(lgr_conns) == 1 ]] || st_fail "b: the held connection is not in the link group"
+   : >"$ST_TMP/go"
+   wait "$pid" || st_fail "b: the aborted connection does not report ECONNRESET" ;;
+a) vm_get "$ST_KEY-srv" 60 >/dev/null || st_fail "server never listened"
+   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode echo --bytes 64K \
+	--expect-mode smcr --timeout 30s || st_fail "client failed"
+   for ((i = 0; i < 100; i++)); do
+	[[ $(lgr_conns) == 0 ]] && break
+	sleep 0.1
+   done
+   "$SMCR_TOOLS/bin/smcr" lgr show
+   n=$(lgr_conns)
+   vm_put "$ST_KEY-freed" "$n"
+   [[ $n == 0 ]] || st_fail "a: the connection still holds its RMBE after the close timer" ;;
+esac
+vm_sync "$ST_KEY-done" || exit 1
+for ((i = 0; i < 100; i++)); do
+	[[ $(lgr_conns) == 0 ]] && break
+	sleep 0.1
+done
+[[ $(lgr_conns) == 0 ]] || st_fail "connections left in the link group"
