@@ -83,6 +83,7 @@ static void smc_conn_tx_format(struct smc_conn *conn, u32 size)
 {
 	smc_ring_init(&conn->tx_ring, size, conn->lgr->rmbe_eyec);
 	conn->tx_prod = smc_curs_first(&conn->tx_ring);
+	conn->tx_staged = conn->tx_prod;
 	conn->tx_peer_cons = conn->tx_prod;
 }
 
@@ -157,6 +158,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 	spin_lock_init(&conn->lock);
 	INIT_WORK(&conn->end_work, smc_conn_end_work);
 	INIT_WORK(&conn->upd_work, smc_conn_upd_work);
+	INIT_WORK(&conn->tx_work, smc_tx_work);
 	INIT_DELAYED_WORK(&conn->close_work, smc_conn_close_timeout);
 	smc_keepalive_init(conn);
 	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
@@ -356,6 +358,7 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct smc_cdc_info info = {};
+	int rc;
 
 	spin_lock_bh(&conn->lock);
 	info.seqno = ++conn->tx_seq;
@@ -376,9 +379,50 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->rx_urg.ack = false;
 	conn->rx_upd_req = false;
+	conn->cdc_pend++;
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_build(buf, &info);
-	return smc_wr_tx_send(conn->lnk, buf);
+	smc_wr_tx_set_cdc(conn->lnk, buf, conn->token);
+	rc = smc_wr_tx_send(conn->lnk, buf);
+	if (rc) {
+		spin_lock_bh(&conn->lock);
+		conn->cdc_pend--;
+		spin_unlock_bh(&conn->lock);
+	}
+	return rc;
+}
+
+/**
+ * smc_cdc_tx_done() - a CDC message we sent completed (completion context)
+ * @lnk: the link it went over
+ * @token: alert token of its connection
+ *
+ * Bytes autocorking held back while the message was in flight go now.
+ */
+void smc_cdc_tx_done(struct smc_link *lnk, u32 token)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_conn *conn;
+	struct smc_sock *smc;
+	bool push;
+
+	xa_lock_bh(&lgr->conns_xa);
+	smc = xa_load(&lgr->conns_xa, token);
+	if (smc)
+		sock_hold(&smc->sk);
+	xa_unlock_bh(&lgr->conns_xa);
+	if (!smc)
+		return;		/* the connection ended meanwhile */
+	conn = &smc->conn;
+	spin_lock_bh(&conn->lock);
+	if (conn->cdc_pend)
+		conn->cdc_pend--;
+	push = !conn->cdc_pend &&
+	       smc_curs_cmp(&conn->tx_ring, conn->tx_staged, conn->tx_prod);
+	spin_unlock_bh(&conn->lock);
+	if (push && queue_work(smc_lgr_wq, &conn->tx_work))
+		return;		/* the work has our reference */
+	sock_put(&smc->sk);
 }
 
 /* The CDC receive path moved our consumer cursor: tell the peer. */
@@ -540,7 +584,8 @@ int smc_conn_shutdown(struct smc_sock *smc, int how)
 	if (how != SHUT_RD && !(sk->sk_shutdown & SEND_SHUTDOWN)) {
 		sk->sk_shutdown |= SEND_SHUTDOWN;
 		if (!smc_conn_peer_done(&smc->conn))
-			rc = smc_cdc_send(smc, SMC_CDC_CONN_DONE_WRITING);
+			rc = smc_tx_push(smc, false) ?:
+			     smc_cdc_send(smc, SMC_CDC_CONN_DONE_WRITING);
 	}
 	smc_conn_wake(sk);
 	return rc == -ENOLINK ? 0 : rc;
@@ -569,6 +614,9 @@ void smc_conn_release(struct smc_sock *smc)
 		flags = SMC_CDC_CONN_ABORT;
 	else
 		flags = SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED;
+	/* what autocorking held back goes before the close */
+	if (flags != SMC_CDC_CONN_ABORT && !smc_conn_peer_done(conn))
+		smc_tx_push(smc, false);
 	/* even after the peer's C: ours lets it reuse its RMBE */
 	if (!READ_ONCE(conn->lgr_gone) && smc_cdc_send(smc, flags))
 		WRITE_ONCE(conn->lgr_gone, true);	/* link down */
@@ -685,7 +733,7 @@ bool smc_conn_diag(struct smc_sock *smc, struct smc_diag_conninfo *ci,
 	ci->tx_prod_flags = conn->tx_urg |
 			    (conn->tx_blocked ? SMC_CDC_PROD_WRITE_BLOCKED : 0);
 	ci->tx_conn_state_flags = conn->sent_flags;
-	smc_conn_diag_curs(&ci->tx_prep, conn->tx_prod);
+	smc_conn_diag_curs(&ci->tx_prep, conn->tx_staged);
 	smc_conn_diag_curs(&ci->tx_sent, conn->tx_prod);
 	smc_conn_diag_curs(&ci->tx_fin, conn->tx_prod);
 	li->role = conn->lgr->server;

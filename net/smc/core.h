@@ -56,11 +56,19 @@ struct smc_link;
  * @cqe: completion entry; its done callback frees the slot
  * @lnk: the link
  * @idx: index in the link's pools
+ * @cdc: the buffer holds a CDC message of the connection with alert
+ *	token @token, whose completion smc_cdc_tx_done() reports
+ * @token: see @cdc
+ *
+ * @cdc and @token are set between smc_wr_tx_get() and the post, by the
+ * buffer's owner, and read by the completion before it frees the slot.
  */
 struct smc_wr_tx_slot {
 	struct ib_cqe		cqe;
 	struct smc_link		*lnk;
 	u32			idx;
+	bool			cdc;
+	u32			token;
 };
 
 /**
@@ -343,7 +351,12 @@ struct smc_link_group {
  * @rx_prod: the peer's producer cursor in @rmbe (from its CDC)
  * @rx_cons: our consumer cursor in @rmbe
  * @rx_cons_sent: @rx_cons as our last CDC message told it
- * @tx_prod: our producer cursor in the peer's RMBE
+ * @tx_prod: our producer cursor in the peer's RMBE: what we wrote there
+ *	and announced
+ * @tx_staged: the end of the bytes in our send buffer, @tx_prod or ahead
+ *	of it while a small send is held back (autocorking, tx.c); changed
+ *	under the socket lock and @lock
+ * @cdc_pend: our CDC messages posted and not yet completed
  * @tx_peer_cons: the peer's consumer cursor in its RMBE (from its CDC)
  * @tx_seq: sequence number of our last CDC message
  * @rx_seq: of the peer's last CDC message
@@ -369,6 +382,8 @@ struct smc_link_group {
  * @upd_work: sends our consumer cursor when the CDC receive path moved
  *	it (skipping an urgent byte) or the peer asked for it
  * @ka_work: SO_KEEPALIVE check of the connection's link (keepalive.c)
+ * @tx_work: sends the bytes held back by autocorking once a CDC message
+ *	of the connection completed; holds a socket reference while queued
  * @close_work: the close timer: runs close_timeout_ms after the
  *	application closed while the peer had not yet sent C or A; holds a
  *	socket reference while pending
@@ -393,9 +408,11 @@ struct smc_conn {
 	struct smc_cursor	rx_cons;
 	struct smc_cursor	rx_cons_sent;
 	struct smc_cursor	tx_prod;
+	struct smc_cursor	tx_staged;
 	struct smc_cursor	tx_peer_cons;
 	u16			tx_seq;
 	u16			rx_seq;
+	u32			cdc_pend;
 	bool			rx_seq_valid;
 	u8			peer_flags;
 	u8			peer_prod_flags;
@@ -412,6 +429,7 @@ struct smc_conn {
 	bool			released;
 	struct work_struct	end_work;
 	struct work_struct	upd_work;
+	struct work_struct	tx_work;
 	struct delayed_work	ka_work;
 	struct delayed_work	close_work;
 };
@@ -467,6 +485,7 @@ int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
 int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 		bool active_only, u64 sync, u32 sync_len);
 void smc_wr_tx_put(struct smc_link *lnk, void *buf);
+void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
 
 /* conn.c, tx.c, rx.c */
 struct smc_sock;
@@ -494,6 +513,9 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 __poll_t smc_rx_poll(struct smc_sock *smc);
 int smc_rx_inq(struct smc_sock *smc);
 int smc_tx_outq(struct smc_sock *smc);
+int smc_tx_push(struct smc_sock *smc, bool urg_last);
+void smc_tx_work(struct work_struct *work);
+void smc_cdc_tx_done(struct smc_link *lnk, u32 token);
 int smc_tx_space(struct smc_conn *conn);
 int smc_rx_atmark(struct smc_sock *smc);
 

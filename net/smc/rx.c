@@ -62,7 +62,7 @@ int smc_tx_outq(struct smc_sock *smc)
 	int n;
 
 	spin_lock_bh(&conn->lock);
-	n = smc_curs_diff(&conn->tx_ring, conn->tx_peer_cons, conn->tx_prod);
+	n = smc_curs_diff(&conn->tx_ring, conn->tx_peer_cons, conn->tx_staged);
 	spin_unlock_bh(&conn->lock);
 	return max(n, 0);
 }

@@ -23,14 +23,28 @@
  * acknowledged it. A send(MSG_OOB) that returns early (signal, timeout,
  * non-blocking) puts the mark after the last byte it sent, as TCP does.
  *
- * Not yet: small-send batching (4.5.2), corking.
+ * Autocorking (4.5.2, small data sends): sendmsg copies into the send
+ * buffer at tx_staged, and the bytes from tx_prod to tx_staged go out (RDMA
+ * writes and one CDC message) at once - unless a CDC message of the
+ * connection is still in flight and less than half the peer's RMBE (at
+ * most SMC_TX_CORK_MAX) is staged. Then they wait for that message's
+ * completion, which queues tx_work to send them, together with whatever
+ * followed: many small sends become one write. The completion is the
+ * timer the RFC asks for: it comes as surely as the link lives. Nothing is
+ * held back with TCP_NODELAY on the socket (the RFC's opt-out), for urgent
+ * data, before the writer blocks (the peer can only make room for bytes it
+ * was told of), or at shutdown(SHUT_WR) and close().
  */
 #include <linux/uio.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 #include <smcr/cdc_wire.h>
 
 #include "core.h"
 #include "smcr.h"
+
+/* Autocorking holds back at most this much (and half the peer's RMBE) */
+#define SMC_TX_CORK_MAX		(64U << 10)
 
 /* Room in the peer's RMBE for the next write; conn->lock held */
 static int smc_tx_room_locked(struct smc_conn *conn)
@@ -41,16 +55,18 @@ static int smc_tx_room_locked(struct smc_conn *conn)
 			return 0;
 		conn->tx_urg_hold = false;
 	}
-	return smc_curs_free(&conn->tx_ring, conn->tx_prod, conn->tx_peer_cons);
+	return smc_curs_free(&conn->tx_ring, conn->tx_staged,
+			     conn->tx_peer_cons);
 }
 
-static int smc_tx_room(struct smc_conn *conn, struct smc_cursor *prod)
+/* Room after what is staged, and where the next bytes go */
+static int smc_tx_room(struct smc_conn *conn, struct smc_cursor *staged)
 {
 	int room;
 
 	spin_lock_bh(&conn->lock);
 	room = smc_tx_room_locked(conn);
-	*prod = conn->tx_prod;
+	*staged = conn->tx_staged;
 	spin_unlock_bh(&conn->lock);
 	return room;
 }
@@ -118,36 +134,62 @@ static void smc_tx_urg_end(struct smc_sock *smc, size_t sent, bool told)
 		smc_cdc_send(smc, 0);
 }
 
-/*
- * Copy @n bytes at @prod into the send buffer, write them to the peer and
- * announce them. The CDC message's send buffer is taken first, so at most
- * two writes per held buffer are in the send queue (SMC_WR_SQ_DEPTH), and
- * nothing is written that could not be announced. Once written, the bytes
- * count as sent: the next CDC message announces them in any case.
- */
-static int smc_tx_write(struct smc_sock *smc, struct msghdr *msg,
-			struct smc_cursor prod, u32 n, bool urg_last)
+/* Copy @n bytes from @msg into the send buffer at @staged and stage them */
+static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
+		       struct smc_cursor staged, u32 n)
 {
-	struct smc_conn *conn = &smc->conn;
 	u8 *cpu = smc_buf_elem_cpu(&conn->sndbuf);
-	u64 dma = smc_buf_elem_dma(&conn->sndbuf);
 	struct smc_span span;
-	void *cdc;
 	int i, rc;
 
+	rc = smc_curs_split(&conn->tx_ring, staged, n, &span);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < 2 && span.len[i]; i++)
+		if (copy_from_iter(cpu + span.off[i], span.len[i],
+				   &msg->msg_iter) != span.len[i])
+			return -EFAULT;
+	spin_lock_bh(&conn->lock);
+	conn->tx_staged = smc_curs_add(&conn->tx_ring, staged, n);
+	spin_unlock_bh(&conn->lock);
+	return 0;
+}
+
+/**
+ * smc_tx_push() - write the staged bytes to the peer and announce them
+ * @smc: an SMC-R socket, socket lock held
+ * @urg_last: the last staged byte is urgent: mark it
+ *
+ * The CDC message's send buffer is taken first, so at most two writes per
+ * held buffer are in the send queue (SMC_WR_SQ_DEPTH), and nothing is
+ * written that could not be announced. Once written, the bytes count as
+ * sent: the next CDC message announces them in any case.
+ *
+ * Return: 0 (also with nothing staged), or a negative errno: the link is
+ * down or no send buffer became free.
+ */
+int smc_tx_push(struct smc_sock *smc, bool urg_last)
+{
+	struct smc_conn *conn = &smc->conn;
+	u64 dma = smc_buf_elem_dma(&conn->sndbuf);
+	struct smc_cursor prod, staged;
+	struct smc_span span;
+	void *cdc;
+	int i, n, rc;
+
+	spin_lock_bh(&conn->lock);
+	prod = conn->tx_prod;
+	staged = conn->tx_staged;
+	spin_unlock_bh(&conn->lock);
+	n = smc_curs_diff(&conn->tx_ring, prod, staged);
+	if (n <= 0)
+		return n;
 	rc = smc_curs_split(&conn->tx_ring, prod, n, &span);
 	if (rc < 0)
 		return rc;
 	rc = smc_cdc_get_buf(smc, &cdc);
 	if (rc)
 		return rc;
-	for (i = 0; i < 2 && span.len[i]; i++) {
-		if (copy_from_iter(cpu + span.off[i], span.len[i],
-				   &msg->msg_iter) != span.len[i]) {
-			smc_wr_tx_put(conn->lnk, cdc);
-			return -EFAULT;
-		}
-	}
 	for (i = 0; i < 2 && span.len[i]; i++) {
 		rc = smc_wr_rdma_write(conn->lnk, dma + span.off[i],
 				       span.len[i],
@@ -159,13 +201,46 @@ static int smc_tx_write(struct smc_sock *smc, struct msghdr *msg,
 		}
 	}
 	spin_lock_bh(&conn->lock);
-	conn->tx_prod = smc_curs_add(&conn->tx_ring, prod, n);
+	conn->tx_prod = staged;
 	conn->tx_blocked = false;
 	if (urg_last)
 		smc_tx_urg_mark(conn);
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_send_buf(smc, cdc, 0);	/* fails only with the link */
 	return 0;
+}
+
+/* Hold the staged bytes back for now (autocorking)? */
+static bool smc_tx_cork(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool cork;
+	int n;
+
+	if (tcp_sk(smc->clcsock->sk)->nonagle & TCP_NAGLE_OFF)	/* TCP_NODELAY */
+		return false;
+	spin_lock_bh(&conn->lock);
+	n = smc_curs_diff(&conn->tx_ring, conn->tx_prod, conn->tx_staged);
+	cork = conn->cdc_pend &&
+	       n < min(conn->tx_ring.size / 2, SMC_TX_CORK_MAX);
+	spin_unlock_bh(&conn->lock);
+	return cork;
+}
+
+/**
+ * smc_tx_work() - send what autocorking held back (conn->tx_work)
+ * @work: the connection's tx_work
+ */
+void smc_tx_work(struct work_struct *work)
+{
+	struct smc_conn *conn = container_of(work, struct smc_conn, tx_work);
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+
+	lock_sock(&smc->sk);
+	if (conn->lgr && !READ_ONCE(conn->lgr_gone))
+		smc_tx_push(smc, false);
+	release_sock(&smc->sk);
+	sock_put(&smc->sk);		/* queued with a reference */
 }
 
 /**
@@ -182,7 +257,7 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 	struct sock *sk = &smc->sk;
 	struct smc_conn *conn = &smc->conn;
 	bool oob = msg->msg_flags & MSG_OOB, told = false;
-	struct smc_cursor prod;
+	struct smc_cursor staged;
 	size_t sent = 0;
 	long timeo;
 	int room, rc = 0;
@@ -199,8 +274,12 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		rc = smc_tx_error(smc);
 		if (rc)
 			break;
-		room = smc_tx_room(conn, &prod);
+		room = smc_tx_room(conn, &staged);
 		if (room <= 0) {
+			/* the peer makes room only for what it was told of */
+			rc = smc_tx_push(smc, false);
+			if (rc)
+				break;
 			if (!conn->tx_blocked)	/* writer blocked */
 				smc_stats_buf(sock_net(sk), true,
 					      SMC_STATS_BUF_FULL_PEER,
@@ -228,11 +307,15 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			continue;
 		}
 		room = min_t(size_t, room, len - sent);
-		rc = smc_tx_write(smc, msg, prod, room,
-				  oob && sent + room == len);
+		rc = smc_tx_copy(conn, msg, staged, room);
 		if (rc)
 			break;
 		sent += room;
+		if (!oob && smc_tx_cork(smc))
+			continue;
+		rc = smc_tx_push(smc, oob && sent == len);
+		if (rc)
+			break;
 	}
 	if (oob && sent < len)
 		smc_tx_urg_end(smc, sent, told);

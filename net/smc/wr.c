@@ -69,11 +69,15 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smc_wr_tx_slot *slot = container_of(wc->wr_cqe,
 						   struct smc_wr_tx_slot, cqe);
 	struct smc_link *lnk = slot->lnk;
+	bool cdc = slot->cdc;
+	u32 token = slot->token;
 
-	clear_bit(slot->idx, &lnk->wr.tx_busy);
+	clear_bit(slot->idx, &lnk->wr.tx_busy);	/* the slot is free now */
 	wake_up(&lnk->wr.tx_wait);
 	if (wc->status != IB_WC_SUCCESS)
 		smc_wr_failed(lnk, wc);
+	if (cdc)
+		smc_cdc_tx_done(lnk, token);
 	smc_wr_unpost(lnk, &lnk->wr.tx_posted);
 }
 
@@ -356,6 +360,7 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 		if (!took)
 			return -ETIMEDOUT;
 	}
+	lnk->wr.tx_slots[idx].cdc = false;
 	*buf = smc_wr_tx_buf(lnk, idx);
 	memset(*buf, 0, SMC_WR_BUF_SIZE);
 	return 0;
@@ -370,6 +375,20 @@ static bool buf_is_cdc(const void *buf)
 static u32 smc_wr_tx_idx(struct smc_link *lnk, void *buf)
 {
 	return ((u8 *)buf - lnk->wr.tx_bufs) / SMC_WR_BUF_SIZE;
+}
+
+/**
+ * smc_wr_tx_set_cdc() - report the completion of this buffer's send
+ * @lnk: the link
+ * @buf: from smc_wr_tx_get(), not yet posted
+ * @token: alert token of the connection the CDC message is for
+ */
+void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token)
+{
+	struct smc_wr_tx_slot *slot = &lnk->wr.tx_slots[smc_wr_tx_idx(lnk, buf)];
+
+	slot->cdc = true;
+	slot->token = token;
 }
 
 /**
