@@ -8,6 +8,9 @@
 #   make check           install deps, build everything, run KUnit and
 #                        selftests in VMs; ends with "N passed, N failed"
 #   make demo            boot two VMs and run an unmodified program over AF_SMC
+#   make bench           boot two VMs once and measure TCP, smcr, the in-tree
+#                        smc.ko and raw verbs side by side: build/bench/<time>/
+#                        results.md, results.json, plot.png
 #   make deps            install the Debian packages the tree needs
 #   make checkpatch      checkpatch.pl --strict on the kernel sources
 #   make install         (after make) smcr.ko into /lib/modules/KVER/extra +
@@ -62,8 +65,8 @@ MOD_DEST = $(DEST)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 MOD_BUILT = $(BUILD)/mod/$(call kdir_release,$(KDIR))/smcr.ko
 # What tools/'s CMake install() rules install, relative to PREFIX; make
 # install warns when the two disagree, make uninstall removes these.
-TOOLS_FILES := sbin/smcr share/man/man8/smcr.8 bin/smc_run \
-	lib/libsmc-preload.so bin/smctest
+TOOLS_FILES := sbin/smcr share/man/man8/smcr.8 bin/smc_run share/man/man8/smc_run.8 \
+	lib/libsmc-preload.so bin/smctest bin/smcr-bench
 
 # make dkms copies the module's sources here, DKMS's place for them.
 DKMS_SRC := /usr/src/smcr-$(VERSION)
@@ -73,7 +76,7 @@ KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 DEBUG_KERNEL := tools/testing/vm/debug-kernel.sh
 
-.PHONY: all module modules-all module-debug tools deps check demo clean \
+.PHONY: all module modules-all module-debug tools deps check demo bench clean \
 	checkpatch help install install-module install-tools uninstall \
 	uninstall-module uninstall-tools dkms dkms-add dkms-remove
 
@@ -116,6 +119,11 @@ demo: deps
 	$(MAKE) module KDIR=/lib/modules/$(STOCK_612)/build
 	$(MAKE) tools
 	tools/testing/vm/run --kernel 6.12 --vms 2 -- tools/demo/demo.sh
+
+bench: deps
+	$(MAKE) module KDIR=/lib/modules/$(STOCK_612)/build
+	$(MAKE) tools
+	tools/bench/run
 
 checkpatch:
 	@cp=$${CHECKPATCH:-$$HOME/.cache/smcr/checkpatch.pl}; \

@@ -4,13 +4,14 @@
 # The package lists live next to what needs them:
 #   tools/testing/vm/deps.txt   VMs, kernels, kernel build
 #   tools/deps.txt              C++ userspace
+#   tools/bench/deps.txt        make bench (perftest, gnuplot, jq)
 # Debian's default 6.1 kernel is named through its metapackages
 # (linux-image-amd64, linux-headers-amd64) so a newer 6.1 ABI also works.
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-mapfile -t wanted < <(cat "$top"/tools/testing/vm/deps.txt "$top"/tools/deps.txt 2>/dev/null |
+mapfile -t wanted < <(cat "$top"/tools/testing/vm/deps.txt "$top"/tools/deps.txt "$top"/tools/bench/deps.txt 2>/dev/null |
 	sed -e 's/#.*//' -e 's/[[:space:]]//g' |
 	sed -e 's/^linux-image-6\.1\..*-amd64$/linux-image-amd64/' \
 	    -e 's/^linux-headers-6\.1\..*-amd64$/linux-headers-amd64/' |

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "smcr/reasons.hpp"
+#include "smcr/text.hpp"
 
 namespace smcr::admin {
 
@@ -12,25 +13,7 @@ namespace smcr::admin {
 
 std::string Json::escape(std::string_view s)
 {
-	std::string o;
-	for (unsigned char c : s) {
-		switch (c) {
-		case '"': o += "\\\""; break;
-		case '\\': o += "\\\\"; break;
-		case '\n': o += "\\n"; break;
-		case '\t': o += "\\t"; break;
-		case '\r': o += "\\r"; break;
-		default:
-			if (c < 0x20) {
-				char b[8];
-				std::snprintf(b, sizeof(b), "\\u%04x", c);
-				o += b;
-			} else {
-				o += static_cast<char>(c);
-			}
-		}
-	}
-	return o;
+	return json_escape(s);
 }
 
 void Json::sep()

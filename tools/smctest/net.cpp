@@ -35,12 +35,6 @@ std::atomic<bool> quiet{false};
 std::atomic<bool> tcp_note_done{false};
 } // namespace
 
-std::string errno_name(int err)
-{
-	const char *n = strerrorname_np(err);
-	return n ? n : ("errno " + std::to_string(err));
-}
-
 void throw_errno(const std::string &what, int err)
 {
 	throw Failure(what + ": " + errno_name(err) + " (" + std::strerror(err) + ")");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "smcr/text.hpp"
 #include "smcr/addr.hpp"
 #include "smcr/fd.hpp"
 
@@ -22,7 +23,7 @@ struct Skip : std::runtime_error {
 
 // "what: strerror(errno)" as a Failure.
 [[noreturn]] void throw_errno(const std::string &what, int err);
-std::string errno_name(int err); // "ECONNREFUSED" etc.
+using smcr::errno_name;
 
 // Thread-safe logging to stdout (info) and stderr (errors).
 void say(const std::string &msg);
