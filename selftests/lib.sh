@@ -188,6 +188,23 @@ st_lgr_count() {
 	"$SMCR_TOOLS/bin/smcr" -j lgr show | jq length
 }
 
+# st_lgr_conns: connections in the SMC-R link groups of this VM
+st_lgr_conns() {
+	"$SMCR_TOOLS/bin/smcr" -j lgr show | jq '[.[].conns] | add // 0'
+}
+
+# st_await_lgr_conns N SECONDS: waits until the link groups of this VM
+# count N connections
+st_await_lgr_conns() {
+	local n end=$((SECONDS + $2))
+	while ((SECONDS < end)); do
+		n=$(st_lgr_conns) && [[ $n == "$1" ]] && return 0
+		sleep 0.1
+	done
+	echo "link group connections: ${n:-?}, expected $1"
+	return 1
+}
+
 # st_await_lgr_count N SECONDS: waits until this VM has N link groups
 st_await_lgr_count() {
 	local n end=$((SECONDS + $2))

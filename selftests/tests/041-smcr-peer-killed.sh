@@ -17,7 +17,6 @@ P=$ST_PORT
 
 st_param lgr_linger_ms 60000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
-lgr_conns() { "$SMCR_TOOLS/bin/smcr" -j lgr show | jq '[.[].conns] | add // 0'; }
 case $SMCR_ROLE in
 b) rm -f "$ST_TMP/ready"
    # a slow reader: 4 KiB per read, so the client's data piles up
@@ -41,11 +40,7 @@ a) vm_get "$ST_KEY-srv" 60 >/dev/null || st_fail "server never listened"
    grep -q ECONNRESET <<<"$out" || st_fail "client did not see ECONNRESET" ;;
 esac
 vm_sync "$ST_KEY-done" || exit 1
-for ((i = 0; i < 100; i++)); do
-	[[ $(lgr_conns) == 0 ]] && break
-	sleep 0.1
-done
+st_await_lgr_conns 0 10 || st_fail "connections left in the link group"
 "$SMCR_TOOLS/bin/smcr" lgr show
-[[ $(lgr_conns) == 0 ]] || st_fail "connections left in the link group"
 links=$(st_links) && echo "$links"
 [[ $links =~ ^[0-9]+\ (client|server)\ 1\ ACTIVE$ ]] || st_fail "link not ACTIVE after the abort"

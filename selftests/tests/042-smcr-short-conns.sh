@@ -16,7 +16,6 @@ N=$(st_size 1000 100)
 
 st_param lgr_linger_ms 60000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
-lgr_conns() { "$SMCR_TOOLS/bin/smcr" -j lgr show | jq '[.[].conns] | add // 0'; }
 case $SMCR_ROLE in
 b) st_serve srv server --family smc --port "$P" --mode duplex --bytes 1K --conns "$N" \
 	--expect-mode smcr --timeout 350s || exit 1 ;;
@@ -32,8 +31,4 @@ a) st_await srv || exit 1
 esac
 vm_sync "$ST_KEY-done" || exit 1
 [[ $(st_lgr_count) == 1 ]] || st_fail "expected one link group"
-for ((i = 0; i < 100; i++)); do
-	[[ $(lgr_conns) == 0 ]] && break
-	sleep 0.1
-done
-[[ $(lgr_conns) == 0 ]] || st_fail "connections left in the link group"
+st_await_lgr_conns 0 10 || st_fail "connections left in the link group"

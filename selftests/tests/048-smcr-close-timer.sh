@@ -23,7 +23,6 @@ RUN=$SMCR_TOOLS/bin/smc_run
 st_param data_path Y || exit 1
 st_param close_timeout_ms 1000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
-lgr_conns() { "$SMCR_TOOLS/bin/smcr" -j lgr show | jq '[.[].conns] | add // 0'; }
 
 case $SMCR_ROLE in
 b) rm -f "$ST_TMP/ready" "$ST_TMP/go"
@@ -57,24 +56,17 @@ EOF
    for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; sleep 0.1; done
    vm_put "$ST_KEY-srv" ok
    vm_get "$ST_KEY-freed" 60 >/dev/null
-   [[ $(lgr_conns) == 1 ]] || st_fail "b: the held connection is not in the link group"
+   [[ $(st_lgr_conns) == 1 ]] || st_fail "b: the held connection is not in the link group"
    : >"$ST_TMP/go"
    wait "$pid" || st_fail "b: the aborted connection does not report ECONNRESET" ;;
 a) vm_get "$ST_KEY-srv" 60 >/dev/null || st_fail "server never listened"
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode echo --bytes 64K \
 	--expect-mode smcr --timeout 30s || st_fail "client failed"
-   for ((i = 0; i < 100; i++)); do
-	[[ $(lgr_conns) == 0 ]] && break
-	sleep 0.1
-   done
+   st_await_lgr_conns 0 10
    "$SMCR_TOOLS/bin/smcr" lgr show
-   n=$(lgr_conns)
+   n=$(st_lgr_conns)
    vm_put "$ST_KEY-freed" "$n"
    [[ $n == 0 ]] || st_fail "a: the connection still holds its RMBE after the close timer" ;;
 esac
 vm_sync "$ST_KEY-done" || exit 1
-for ((i = 0; i < 100; i++)); do
-	[[ $(lgr_conns) == 0 ]] && break
-	sleep 0.1
-done
-[[ $(lgr_conns) == 0 ]] || st_fail "connections left in the link group"
+st_await_lgr_conns 0 10 || st_fail "connections left in the link group"

@@ -23,6 +23,9 @@
 #   BENCH_MANY_INTREE  the same for the in-tree smc.ko      (default 1000)
 #   BENCH_MANY_BUF SO_RCVBUF and SO_SNDBUF of those connections (default
 #                  32768: SMC-R RMB elements of 16 KiB)
+#   BENCH_EQ_BUF   SO_RCVBUF and SO_SNDBUF of one more 64 KiB stream per
+#                  system, so that all use the same buffers (default 131072:
+#                  RMB elements of 128 KiB for both SMC-R implementations)
 set -u
 tree=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=/dev/null
@@ -38,6 +41,7 @@ systems=${BENCH_SYSTEMS:-tcp smcr intree raw}
 many=${BENCH_MANY:-10000}
 many_intree=${BENCH_MANY_INTREE:-1000}
 many_buf=${BENCH_MANY_BUF:-32768}
+eq_buf=${BENCH_EQ_BUF:-131072}
 gid=${BENCH_GID:-1}	# rxe: index 1 is the IPv4-mapped RoCE v2 GID
 ueid=SMCR-BENCH
 out=$SMCR_SHARED/bench
@@ -104,10 +108,10 @@ counters() {
 
 # ------------------------------------------------------------ socket systems
 # Client side: one measurement. ARGS... are smcr-bench client arguments
-measure() {	# SYSTEM ROUND ARGS...
+measure() {	# SYSTEM ROUND ARGS... ($mport: another server port)
 	local sys=$1 r=$2 line
 	shift 2
-	line=$(timeout $((secs + 120)) "$bench" client --peer "$peer" --port "$port" \
+	line=$(timeout $((secs + 120)) "$bench" client --peer "$peer" --port "${mport:-$port}" \
 		--family "$(family_of "$sys")" --timeout $((secs + 90))s "$@" 2>/tmp/bench.err)
 	if [[ $? == 0 && -n $line ]]; then
 		record "$sys" "$r" <<<"$line"
@@ -117,28 +121,40 @@ measure() {	# SYSTEM ROUND ARGS...
 	fi
 }
 
-server_start() {	# SYSTEM [SERVER OPTIONS...]
-	"$bench" server --family "$(family_of "$1")" --port "$port" "${@:2}" >/tmp/bench-server.out 2>&1 &
-	srv=$!
+srvs=()
+server_start() {	# SYSTEM PORT [SERVER OPTIONS...]
+	local out=/tmp/bench-server-$2.out pid i
+	"$bench" server --family "$(family_of "$1")" --port "$2" "${@:3}" >"$out" 2>&1 &
+	pid=$!
+	srvs+=("$pid")
 	for ((i = 0; i < 100; i++)); do
-		grep -q '^listening' /tmp/bench-server.out && return 0
-		kill -0 "$srv" 2>/dev/null || break
+		grep -q '^listening' "$out" && return 0
+		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	cat /tmp/bench-server.out >&2
+	cat "$out" >&2
 	return 1
 }
 
 server_stop() {
-	kill "$srv" 2>/dev/null
-	wait "$srv" 2>/dev/null
+	local pid
+	for pid in "${srvs[@]}"; do
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	srvs=()
 }
 
 socket_round() {	# SYSTEM ROUND
 	local sys=$1 r=$2 key=$1-$2 c0 c1 s
 	case $SMCR_ROLE in
 	b)
-		if server_start "$sys"; then vm_put "up-$key" ok; else vm_put "up-$key" fail; fi
+		if server_start "$sys" "$port" &&
+			server_start "$sys" $((port + 1)) --rcvbuf "$eq_buf" --sndbuf "$eq_buf"; then
+			vm_put "up-$key" ok
+		else
+			vm_put "up-$key" fail
+		fi
 		vm_get "done-$key" 1200 >/dev/null
 		server_stop ;;
 	a)
@@ -148,6 +164,9 @@ socket_round() {	# SYSTEM ROUND
 			measure "$sys" "$r" stream --msg-size "$s" --time "${secs}s"
 		done
 		measure "$sys" "$r" stream --msg-size 65536 --conns 4 --time "${secs}s"
+		# the same socket buffers everywhere (smcr's and smc.ko's defaults differ)
+		mport=$((port + 1)) measure "$sys" "$r" stream --msg-size 65536 --time "${secs}s" \
+			--rcvbuf "$eq_buf" --sndbuf "$eq_buf"
 		measure "$sys" "$r" rr --msg-size 1 --time "${secs}s"
 		measure "$sys" "$r" rr --msg-size 1024 --time "${secs}s"
 		measure "$sys" "$r" crr --time "${secs}s"
@@ -223,7 +242,7 @@ many_round() {	# SYSTEM COUNT
 	case $SMCR_ROLE in
 	b)
 		m0=$(meminfo)
-		if server_start "$sys" --rcvbuf "$many_buf" --sndbuf "$many_buf"; then vm_put "up-$key" ok; else vm_put "up-$key" fail; fi
+		if server_start "$sys" "$port" --rcvbuf "$many_buf" --sndbuf "$many_buf"; then vm_put "up-$key" ok; else vm_put "up-$key" fail; fi
 		if [[ $(vm_get "held-$key" 1200) == ok ]]; then
 			m1=$(meminfo)
 			lgr='{}'

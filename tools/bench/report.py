@@ -51,13 +51,13 @@ def metrics(rec):
     if "error" in rec:
         return None
     if mode == "stream":
-        return ((mode, rec["msg_size"], rec.get("conns", 1)),
+        return ((mode, rec["msg_size"], rec.get("conns", 1), rec.get("rcvbuf", 0)),
                 {"mbit_s": rec["mbit_s"]})
     if mode == "rr":
         m = {f"one_way_{q}_us": one_way(rec, q) for q in ("p50", "p99", "p999")}
-        return ((mode, rec["msg_size"], 1), {k: v for k, v in m.items() if v is not None})
+        return ((mode, rec["msg_size"], 1, 0), {k: v for k, v in m.items() if v is not None})
     if mode == "crr":
-        return ((mode, 1, 1), {"conns_per_s": rec["conns_per_s"]})
+        return ((mode, 1, 1, 0), {"conns_per_s": rec["conns_per_s"]})
     return None
 
 
@@ -114,9 +114,10 @@ def rstr(x):
 
 
 def key_label(key):
-    mode, size, conns = key
+    mode, size, conns, rcvbuf = key
     if mode == "stream":
-        return f"stream {size_name(size)}" + (f" x{conns} conns" if conns > 1 else "")
+        return (f"stream {size_name(size)}" + (f" x{conns} conns" if conns > 1 else "") +
+                (f", SO_RCVBUF/SO_SNDBUF {size_name(rcvbuf)}" if rcvbuf else ""))
     if mode == "rr":
         return f"ping-pong {size_name(size)}"
     return "connect+1B+close"
@@ -124,19 +125,19 @@ def key_label(key):
 
 def targets(summary, many):
     """The issue's targets: (text, value, ok)."""
-    s64 = ("stream", 65536, 1)
+    s64 = ("stream", 65536, 1, 0)
     out = []
     smcr = fig(summary, "smcr", s64, "mbit_s")
     r = ratio(smcr, fig(summary, "intree", s64, "mbit_s"))
     out.append(("stream 64 KiB >= 1.0x in-tree SMC-R", rstr(r), r is not None and r >= 1.0))
     r = ratio(smcr, fig(summary, "raw", s64, "mbit_s"))
     out.append(("stream 64 KiB >= 0.9x ib_write_bw", rstr(r), r is not None and r >= 0.9))
-    rr1 = ("rr", 1, 1)
+    rr1 = ("rr", 1, 1, 0)
     a, b = fig(summary, "smcr", rr1, "one_way_p50_us"), fig(summary, "intree", rr1, "one_way_p50_us")
     out.append(("ping-pong 1 B p50 <= in-tree SMC-R",
                 "-" if a is None or b is None else f"{a:.0f} vs {b:.0f} us",
                 a is not None and b is not None and a <= b))
-    crr = ("crr", 1, 1)
+    crr = ("crr", 1, 1, 0)
     r = ratio(fig(summary, "smcr", crr, "conns_per_s"), fig(summary, "intree", crr, "conns_per_s"))
     out.append(("connection rate >= 2x in-tree SMC-R", rstr(r), r is not None and r >= 2.0))
     m = many.get("smcr", {})
@@ -148,7 +149,7 @@ def targets(summary, many):
 
 def markdown(summary, many, skip, rounds, recs):
     keys = sorted({k for s in summary.values() for k in s},
-                  key=lambda k: (["stream", "rr", "crr"].index(k[0]), k[2], k[1]))
+                  key=lambda k: (["stream", "rr", "crr"].index(k[0]), k[2], k[3], k[1]))
     systems = [s for s in SYSTEMS if s in summary]
     lines = ["# smcr benchmark", ""]
     lines.append(f"Rounds {rounds}, warm-up discarded: {skip or 'none'}. "
@@ -228,15 +229,15 @@ def plot(summary, outdir):
     data = []
     for s in systems:
         pts = sorted((k[1], v["mbit_s"]["median"]) for k, v in summary[s].items()
-                     if k[0] == "stream" and k[2] == 1 and "mbit_s" in v)
+                     if k[0] == "stream" and k[2] == 1 and not k[3] and "mbit_s" in v)
         data.append("\n".join(f"{x} {y}" for x, y in pts) or "nan nan")
     lat = []
     for s in systems:
-        v = summary[s].get(("rr", 1, 1), {})
+        v = summary[s].get(("rr", 1, 1, 0), {})
         lat.append(f'"{NAMES[s]}" ' + " ".join(
             str(v.get(m, {}).get("median", "nan"))
             for m in ("one_way_p50_us", "one_way_p99_us", "one_way_p999_us")))
-    s64 = ("stream", 65536, 1)
+    s64 = ("stream", 65536, 1, 0)
     parts = []
     for o in ("intree", "tcp", "raw"):
         r = ratio(fig(summary, "smcr", s64, "mbit_s"), fig(summary, o, s64, "mbit_s"))
