@@ -49,9 +49,22 @@ static void smc_conn_upd_work(struct work_struct *work);
 static void smc_conn_close_timeout(struct work_struct *work);
 
 unsigned int smc_close_timeout_ms = 60000;
-module_param_named(close_timeout_ms, smc_close_timeout_ms, uint, 0644);
+
+static int smc_param_set_close_timeout(const char *val,
+				       const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 100, 3600000);
+}
+
+static const struct kernel_param_ops smc_param_close_timeout_ops = {
+	.set = smc_param_set_close_timeout,
+	.get = param_get_uint,
+};
+
+module_param_cb(close_timeout_ms, &smc_param_close_timeout_ops,
+		&smc_close_timeout_ms, 0644);
 MODULE_PARM_DESC(close_timeout_ms,
-		 "After close(), wait this long for the peer's close or abort before aborting and reusing the RMB element (ms, default 60000)");
+		 "After close(), wait this long for the peer's close or abort before aborting and reusing the RMB element (ms, 100-3600000, default 60000)");
 
 static const u8 smc_rmbe_eyecatcher[SMC_RMBE_EYECATCHER_LEN] =
 	SMC_RMBE_EYECATCHER;
@@ -595,8 +608,10 @@ int smc_conn_shutdown(struct smc_sock *smc, int how)
  * smc_conn_release() - the application closed an SMC-R socket
  * @smc: the socket, socket lock held
  *
- * Tells the peer (C, or A with SO_LINGER 0); the connection ends at once
- * if the peer is done, else when its C or A arrives.
+ * Writes what autocorking staged, then tells the peer: C, or A with
+ * SO_LINGER 0, unread data or staged bytes that could not be written. The
+ * connection ends at once if the peer is done, else when its C or A
+ * arrives or the close timer runs out.
  */
 void smc_conn_release(struct smc_sock *smc)
 {
@@ -614,9 +629,12 @@ void smc_conn_release(struct smc_sock *smc)
 		flags = SMC_CDC_CONN_ABORT;
 	else
 		flags = SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED;
-	/* what autocorking held back goes before the close */
-	if (flags != SMC_CDC_CONN_ABORT && !smc_conn_peer_done(conn))
-		smc_tx_push(smc, false);
+	/* what autocorking held back goes before the close, else A */
+	if (flags != SMC_CDC_CONN_ABORT && !smc_conn_peer_done(conn) &&
+	    smc_tx_push(smc, false))
+		flags = SMC_CDC_CONN_ABORT;
+	if (flags == SMC_CDC_CONN_ABORT)
+		smc_tx_discard(conn);
 	/* even after the peer's C: ours lets it reuse its RMBE */
 	if (!READ_ONCE(conn->lgr_gone) && smc_cdc_send(smc, flags))
 		WRITE_ONCE(conn->lgr_gone, true);	/* link down */
@@ -700,9 +718,9 @@ static void smc_conn_diag_gid(u8 *out, size_t size, const u8 *gid)
  * smc_conn_diag() - an SMC-R connection's state for sock_diag
  * @smc: a socket whose establishment ended in SMC-R (smc->hs read with
  *	acquire semantics: the connection is set up)
- * @ci: cursors, sizes and flags, as Linux's smc_diag reports them; our
- *	writes are posted at once, so the send buffer's prepared, sent and
- *	finished cursors are the producer cursor
+ * @ci: cursors, sizes and flags, as Linux's smc_diag reports them; the
+ *	send buffer's prepared cursor is the end of the staged bytes, the
+ *	sent and finished ones the producer cursor (writes complete in order)
  * @li: the link (role: 0 client, 1 server)
  *
  * Context: any; takes conn->lock.

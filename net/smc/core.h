@@ -442,7 +442,6 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 /* core.c */
 extern unsigned int smc_llc_timeout_ms;
 extern unsigned int smc_lgr_linger_ms;
-extern unsigned int smc_close_timeout_ms;
 extern struct workqueue_struct *smc_lgr_wq;
 struct smc_link_group *smc_lgr_find(struct net *net, bool server,
 				    const u8 peer_id[SMC_PEER_ID_LEN],
@@ -488,6 +487,7 @@ void smc_wr_tx_put(struct smc_link *lnk, void *buf);
 void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
 
 /* conn.c, tx.c, rx.c */
+extern unsigned int smc_close_timeout_ms;
 struct smc_sock;
 int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr);
 int smc_conn_peer(struct smc_sock *smc,
@@ -514,6 +514,8 @@ __poll_t smc_rx_poll(struct smc_sock *smc);
 int smc_rx_inq(struct smc_sock *smc);
 int smc_tx_outq(struct smc_sock *smc);
 int smc_tx_push(struct smc_sock *smc, bool urg_last);
+void smc_tx_discard(struct smc_conn *conn);
+int smc_tx_unsent(struct smc_conn *conn);
 void smc_tx_work(struct work_struct *work);
 void smc_cdc_tx_done(struct smc_link *lnk, u32 token);
 int smc_tx_space(struct smc_conn *conn);

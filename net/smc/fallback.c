@@ -163,8 +163,9 @@ int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 			return put_user(smc_rx_inq(smc), (int __user *)arg);
 		case SIOCOUTQ:
 			return put_user(smc_tx_outq(smc), (int __user *)arg);
-		case SIOCOUTQNSD:	/* RDMA writes are posted at once */
-			return put_user(0, (int __user *)arg);
+		case SIOCOUTQNSD:	/* staged, not yet written */
+			return put_user(smc_tx_unsent(&smc->conn),
+					(int __user *)arg);
 		case SIOCATMARK:
 			return put_user(smc_rx_atmark(smc), (int __user *)arg);
 		default:

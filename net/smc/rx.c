@@ -51,7 +51,8 @@ int smc_rx_inq(struct smc_sock *smc)
 }
 
 /**
- * smc_tx_outq() - bytes the peer has not consumed yet (SIOCOUTQ)
+ * smc_tx_outq() - bytes the peer has not consumed yet, staged ones
+ *	included (SIOCOUTQ)
  * @smc: an SMC-R socket
  *
  * Return: the byte count.
@@ -211,6 +212,7 @@ static int smc_rx_check_rmbe(struct smc_sock *smc)
 		pr_warn_ratelimited("link group %u connection %u: RMBE eye catcher overwritten, connection reset\n",
 				    conn->lgr->id, conn->token);
 		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+		smc_tx_discard(conn);
 		smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
 	}
 	return -ECONNRESET;

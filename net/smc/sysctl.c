@@ -3,8 +3,8 @@
  * smcr: net.smc.* sysctls.
  *
  * The tunables an administrator reaches for - timeouts, the keepalive
- * interval, the link group linger time, the close timer, the handshake limit, the default
- * RMB element size - with their ranges: a value outside is rejected
+ * interval, the link group linger time, the close timer, the handshake
+ * limit, the default RMB element size - with their ranges: a value outside is rejected
  * (EINVAL) and the old one stays. They are the module's global settings
  * (the module parameters of the same names change the same values), so
  * they exist in the initial network namespace only.

@@ -2,10 +2,12 @@
 /*
  * smcr: sending on an SMC-R connection (RFC 7609 4.3, 4.5, 4.7).
  *
- * sendmsg copies into the send buffer at our producer cursor, RDMA-writes
- * the same range into the peer's RMBE (two writes when it wraps), then
- * sends a CDC message with the new producer cursor. RC ordering makes the
- * data arrive before the CDC message that announces it.
+ * sendmsg copies into the send buffer, which mirrors the peer's RMBE, and
+ * smc_tx_push() RDMA-writes the staged range into the peer's RMBE (two
+ * writes when it wraps), then sends a CDC message with the new producer
+ * cursor. RC ordering makes the data arrive before the CDC message that
+ * announces it. Nothing is written once we sent D, C or A, or the peer
+ * sent C or A (4.8: the peer may reuse its RMBE then).
  *
  * Flow control (4.7.3, 4.7.4): we never write past the peer's consumer
  * cursor. With no room, the writer-blocked flag goes out in a CDC message,
@@ -33,7 +35,9 @@
  * timer the RFC asks for: it comes as surely as the link lives. Nothing is
  * held back with TCP_NODELAY on the socket (the RFC's opt-out), for urgent
  * data, before the writer blocks (the peer can only make room for bytes it
- * was told of), or at shutdown(SHUT_WR) and close().
+ * was told of), or at shutdown(SHUT_WR) and close(); an abortive close
+ * drops it. A push that finds no free send buffer in llc_timeout_ms is
+ * retried by tx_work; the bytes stay staged.
  */
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -165,8 +169,9 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
  * written that could not be announced. Once written, the bytes count as
  * sent: the next CDC message announces them in any case.
  *
- * Return: 0 (also with nothing staged), or a negative errno: the link is
- * down or no send buffer became free.
+ * Return: 0 (also with nothing staged), or a negative errno: -EPIPE
+ * after our D, C or A or the peer's C or A (nothing is written), the link
+ * is down, or -ETIMEDOUT: no send buffer became free.
  */
 int smc_tx_push(struct smc_sock *smc, bool urg_last)
 {
@@ -174,13 +179,19 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
 	u64 dma = smc_buf_elem_dma(&conn->sndbuf);
 	struct smc_cursor prod, staged;
 	struct smc_span span;
+	bool done;
 	void *cdc;
 	int i, n, rc;
 
 	spin_lock_bh(&conn->lock);
 	prod = conn->tx_prod;
 	staged = conn->tx_staged;
+	done = (conn->sent_flags & (SMC_CDC_CONN_DONE_WRITING |
+				    SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) ||
+	       (conn->peer_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT));
 	spin_unlock_bh(&conn->lock);
+	if (done)
+		return -EPIPE;
 	n = smc_curs_diff(&conn->tx_ring, prod, staged);
 	if (n <= 0)
 		return n;
@@ -217,7 +228,8 @@ static bool smc_tx_cork(struct smc_sock *smc)
 	bool cork;
 	int n;
 
-	if (tcp_sk(smc->clcsock->sk)->nonagle & TCP_NAGLE_OFF)	/* TCP_NODELAY */
+	/* TCP_NODELAY, set on the clcsock without our lock */
+	if (data_race(tcp_sk(smc->clcsock->sk)->nonagle & TCP_NAGLE_OFF))
 		return false;
 	spin_lock_bh(&conn->lock);
 	n = smc_curs_diff(&conn->tx_ring, conn->tx_prod, conn->tx_staged);
@@ -225,6 +237,14 @@ static bool smc_tx_cork(struct smc_sock *smc)
 	       n < min(conn->tx_ring.size / 2, SMC_TX_CORK_MAX);
 	spin_unlock_bh(&conn->lock);
 	return cork;
+}
+
+/* Push again later: no send buffer was free (socket lock held) */
+static void smc_tx_retry(struct smc_sock *smc)
+{
+	sock_hold(&smc->sk);
+	if (!queue_work(smc_lgr_wq, &smc->conn.tx_work))
+		sock_put(&smc->sk);
 }
 
 /**
@@ -237,10 +257,38 @@ void smc_tx_work(struct work_struct *work)
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
 
 	lock_sock(&smc->sk);
-	if (conn->lgr && !READ_ONCE(conn->lgr_gone))
-		smc_tx_push(smc, false);
+	if (conn->lgr && !READ_ONCE(conn->lgr_gone) &&
+	    smc_tx_push(smc, false) == -ETIMEDOUT)
+		smc_tx_retry(smc);
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);		/* queued with a reference */
+}
+
+/**
+ * smc_tx_discard() - drop what is staged and not written (abortive close)
+ * @conn: an SMC-R connection, socket lock held
+ */
+void smc_tx_discard(struct smc_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	conn->tx_staged = conn->tx_prod;
+	spin_unlock_bh(&conn->lock);
+}
+
+/**
+ * smc_tx_unsent() - bytes staged and not yet written (SIOCOUTQNSD)
+ * @conn: an SMC-R connection
+ *
+ * Return: the byte count.
+ */
+int smc_tx_unsent(struct smc_conn *conn)
+{
+	int n;
+
+	spin_lock_bh(&conn->lock);
+	n = smc_curs_diff(&conn->tx_ring, conn->tx_prod, conn->tx_staged);
+	spin_unlock_bh(&conn->lock);
+	return max(n, 0);
 }
 
 /**
@@ -248,6 +296,11 @@ void smc_tx_work(struct work_struct *work)
  * @smc: the socket
  * @msg: data and flags
  * @len: bytes in @msg
+ *
+ * Bytes count as sent once they are in the send buffer: autocorking may
+ * write them a little later. A send(MSG_OOB) pushes earlier staged bytes
+ * first, and a failed push takes back its own bytes, so that its urgent
+ * mark stays right after the last byte written.
  *
  * Return: bytes sent, or a negative errno if none were.
  */
@@ -265,6 +318,12 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	if (oob && len) {
+		/* the mark goes after this call's last byte written */
+		rc = smc_tx_push(smc, false);
+		if (rc == -ETIMEDOUT)
+			smc_tx_retry(smc);
+		if (rc)
+			goto out;
 		smc_stats_event(sock_net(sk), SMC_STATS_EV_URG);
 		spin_lock_bh(&conn->lock);
 		conn->tx_urg = SMC_CDC_PROD_URG_PENDING;
@@ -314,11 +373,18 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		if (!oob && smc_tx_cork(smc))
 			continue;
 		rc = smc_tx_push(smc, oob && sent == len);
+		if (rc && oob) {	/* only this chunk was staged */
+			smc_tx_discard(conn);
+			sent -= room;
+		}
 		if (rc)
 			break;
 	}
+	if (rc == -ETIMEDOUT)		/* staged bytes are not stranded */
+		smc_tx_retry(smc);
 	if (oob && sent < len)
 		smc_tx_urg_end(smc, sent, told);
+out:
 	release_sock(sk);
 	if (sent) {
 		smc_stats_payload(sock_net(sk), true, len, sent);

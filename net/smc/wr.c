@@ -72,7 +72,8 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	bool cdc = slot->cdc;
 	u32 token = slot->token;
 
-	clear_bit(slot->idx, &lnk->wr.tx_busy);	/* the slot is free now */
+	/* release: @cdc and @token are read before the slot can be reused */
+	clear_bit_unlock(slot->idx, &lnk->wr.tx_busy);
 	wake_up(&lnk->wr.tx_wait);
 	if (wc->status != IB_WC_SUCCESS)
 		smc_wr_failed(lnk, wc);
@@ -398,7 +399,7 @@ void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token)
  */
 void smc_wr_tx_put(struct smc_link *lnk, void *buf)
 {
-	clear_bit(smc_wr_tx_idx(lnk, buf), &lnk->wr.tx_busy);
+	clear_bit_unlock(smc_wr_tx_idx(lnk, buf), &lnk->wr.tx_busy);
 	wake_up(&lnk->wr.tx_wait);
 }
 
