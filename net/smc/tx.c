@@ -170,8 +170,9 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
  * sent: the next CDC message announces them in any case.
  *
  * Return: 0 (also with nothing staged), or a negative errno: -EPIPE
- * after our D, C or A or the peer's C or A (nothing is written), the link
- * is down, or -ETIMEDOUT: no send buffer became free.
+ * with bytes staged after our D, C or A or the peer's C or A (they are
+ * not written), the link is down, or -ETIMEDOUT: no send buffer became
+ * free.
  */
 int smc_tx_push(struct smc_sock *smc, bool urg_last)
 {
@@ -190,11 +191,11 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
 				    SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) ||
 	       (conn->peer_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT));
 	spin_unlock_bh(&conn->lock);
-	if (done)
-		return -EPIPE;
 	n = smc_curs_diff(&conn->tx_ring, prod, staged);
 	if (n <= 0)
 		return n;
+	if (done)
+		return -EPIPE;
 	rc = smc_curs_split(&conn->tx_ring, prod, n, &span);
 	if (rc < 0)
 		return rc;
