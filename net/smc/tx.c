@@ -102,8 +102,10 @@ static int smc_tx_error(struct smc_sock *smc)
 	if (READ_ONCE(conn->lgr_gone) ||
 	    READ_ONCE(conn->lnk->state) != SMC_LNK_ACTIVE)
 		return -ECONNRESET;
-	if (READ_ONCE(conn->peer_flags) &
-	    (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT))
+	/* the peer's A sets sk_err just after its flag */
+	if (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_ABORT)
+		return -ECONNRESET;
+	if (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_CLOSED)
 		return -EPIPE;
 	return 0;
 }
@@ -169,10 +171,10 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
  * written that could not be announced. Once written, the bytes count as
  * sent: the next CDC message announces them in any case.
  *
- * Return: 0 (also with nothing staged), or a negative errno: -EPIPE
- * with bytes staged after our D, C or A or the peer's C or A (they are
- * not written), the link is down, or -ETIMEDOUT: no send buffer became
- * free.
+ * Return: 0 (also with nothing staged), or a negative errno: with bytes
+ * staged, -ECONNRESET after the peer's A, -EPIPE after its C or our D, C
+ * or A (they are not written); the link is down; or -ETIMEDOUT: no send
+ * buffer became free.
  */
 int smc_tx_push(struct smc_sock *smc, bool urg_last)
 {
@@ -180,21 +182,24 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
 	u64 dma = smc_buf_elem_dma(&conn->sndbuf);
 	struct smc_cursor prod, staged;
 	struct smc_span span;
-	bool done;
+	u8 sent, peer;
 	void *cdc;
 	int i, n, rc;
 
 	spin_lock_bh(&conn->lock);
 	prod = conn->tx_prod;
 	staged = conn->tx_staged;
-	done = (conn->sent_flags & (SMC_CDC_CONN_DONE_WRITING |
-				    SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) ||
-	       (conn->peer_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT));
+	sent = conn->sent_flags;
+	peer = conn->peer_flags;
 	spin_unlock_bh(&conn->lock);
 	n = smc_curs_diff(&conn->tx_ring, prod, staged);
 	if (n <= 0)
 		return n;
-	if (done)
+	if (peer & SMC_CDC_CONN_ABORT)
+		return -ECONNRESET;
+	if ((peer & SMC_CDC_CONN_CLOSED) ||
+	    (sent & (SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED |
+		     SMC_CDC_CONN_ABORT)))
 		return -EPIPE;
 	rc = smc_curs_split(&conn->tx_ring, prod, n, &span);
 	if (rc < 0)
