@@ -28,6 +28,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
+# Before anything else: is the emulated CPU one the kernel can trust?
+# (cpu-check.cpp says what it checks and why.)
+cpu=$(/bin/cpu-check) || fail "$cpu"
+echo "smcr-initramfs: $cpu"
+
 tree=
 modules=
 # shellcheck disable=SC2013 # words, not lines

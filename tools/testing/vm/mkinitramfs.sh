@@ -6,12 +6,13 @@
 #   KVER     kernel release (uname -r of the guest kernel)
 #   MODROOT  directory containing lib/modules/KVER ("/" for Debian kernels)
 #
-# The initramfs holds a static busybox, /init (initramfs-init.sh) and the
+# The initramfs holds a static busybox, /init (initramfs-init.sh), the
+# static cpu-check (cpu-check.cpp) and the
 # modules needed to mount the host root over virtio-9p (only those that are
 # not built into the kernel; xz-compressed modules are decompressed because
 # busybox insmod cannot read them). Cached as
 # ~/.cache/smcr/initramfs/<kver>-<hash>.cpio.gz; the hash covers this script,
-# initramfs-init.sh, the busybox binary and the module files.
+# initramfs-init.sh, cpu-check.cpp, the busybox binary and the module files.
 set -euo pipefail
 
 [[ $# -eq 2 ]] || { echo "Usage: ${0##*/} KVER MODROOT" >&2; exit 2; }
@@ -37,7 +38,7 @@ for m in virtio_pci 9pnet_virtio 9p; do
 done
 
 hash=$( {
-	sha256sum "${BASH_SOURCE[0]}" "$here/initramfs-init.sh" "$busybox" | cut -d' ' -f1
+	sha256sum "${BASH_SOURCE[0]}" "$here/initramfs-init.sh" "$here/cpu-check.cpp" "$busybox" | cut -d' ' -f1
 	for p in "${mods[@]}"; do stat -c '%n %s %Y' "$p"; done
 } | sha256sum | cut -c1-16)
 out=$cache/$kver-$hash.cpio.gz
@@ -53,6 +54,9 @@ mkdir -p "$tmp"/{bin,dev,proc,sys,newroot,modules}
 cp "$busybox" "$tmp/bin/busybox"
 ln -s busybox "$tmp/bin/sh"
 install -m 0755 "$here/initramfs-init.sh" "$tmp/init"
+# The CPU check /init runs first, static: nothing else is there yet.
+g++ -std=c++20 -O2 -static -Wall -Wextra -Werror -o "$tmp/bin/cpu-check" "$here/cpu-check.cpp" ||
+	{ echo "mkinitramfs: cannot build cpu-check.cpp (g++ with static libc: build-essential)" >&2; exit 1; }
 for p in "${mods[@]}"; do
 	name=${p##*/}
 	case $name in
