@@ -479,10 +479,10 @@ int smc_wr_drain(struct smc_link *lnk);
 void smc_wr_unpost(struct smc_link *lnk, atomic_t *cnt);
 int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
 int smc_wr_tx_send(struct smc_link *lnk, void *buf);
-int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
-		      u32 rkey);
+int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
+		      u32 off, u32 len, u64 remote, u32 rkey);
 int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
-		bool active_only, u64 sync, u32 sync_len);
+		bool active_only, u64 buf, u64 buf_len);
 void smc_wr_tx_put(struct smc_link *lnk, void *buf);
 void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
 

@@ -179,7 +179,6 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
 int smc_tx_push(struct smc_sock *smc, bool urg_last)
 {
 	struct smc_conn *conn = &smc->conn;
-	u64 dma = smc_buf_elem_dma(&conn->sndbuf);
 	struct smc_cursor prod, staged;
 	struct smc_span span;
 	u8 sent, peer;
@@ -208,7 +207,7 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
 	if (rc)
 		return rc;
 	for (i = 0; i < 2 && span.len[i]; i++) {
-		rc = smc_wr_rdma_write(conn->lnk, dma + span.off[i],
+		rc = smc_wr_rdma_write(conn->lnk, &conn->sndbuf, span.off[i],
 				       span.len[i],
 				       conn->peer_addr + span.off[i],
 				       conn->peer_rkey);

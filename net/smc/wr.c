@@ -14,15 +14,26 @@
  * as soon as its message was handed on. The message class is its first
  * byte: 0xFE is CDC (A.4), everything else LLC.
  *
- * Errors: a completion with an error status other than "flushed" means the
- * QP went to the error state; the link is taken down. Flushed completions
- * are the drain of a QP being destroyed and only free the buffer.
+ * Errors: a completion with an error status means the QP went to the error
+ * state; the link is taken down. Flushed completions are normally the drain
+ * of a QP that teardown moved to the error state (the link is INACTIVE by
+ * then) and only free the buffer; a flush that finds the link still
+ * ACTIVATING or ACTIVE means the QP failed by itself, and is reported like
+ * any other error.
+ *
+ * Local SGEs: rxe (and any device) takes the PD's local DMA lkey for any
+ * address, so an SGE that strayed outside its buffer would read or write
+ * unrelated memory without an error. Every post names the one buffer its
+ * SGEs must lie in (a message buffer, or the connection's send-buffer
+ * element); an SGE outside it is a bug of smcr: WARN, refuse the post and
+ * take the link down.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <smcr/cdc_wire.h>
+#include <smcr/sge.h>
 
 #include "core.h"
 
@@ -53,14 +64,26 @@ void smc_wr_unpost(struct smc_link *lnk, atomic_t *cnt)
 	spin_unlock_irqrestore(&lnk->wr.tx_wait.lock, flags);
 }
 
-/* A completion with an error: the QP is in the error state */
+static bool smc_wr_link_usable(const struct smc_link *lnk)
+{
+	int state = READ_ONCE(lnk->state);
+
+	return state == SMC_LNK_ACTIVATING || state == SMC_LNK_ACTIVE;
+}
+
+/*
+ * A completion with an error: the QP is in the error state. The first one
+ * on a usable link says why the link goes down (smc_link_down() makes it
+ * INACTIVE, so the flushes that follow are quiet).
+ */
 static void smc_wr_failed(struct smc_link *lnk, struct ib_wc *wc)
 {
-	if (wc->status == IB_WC_WR_FLUSH_ERR)
+	if (!smc_wr_link_usable(lnk))
 		return;
-	pr_info_ratelimited("link group %u link %u: work request failed: %s\n",
+	pr_warn_ratelimited("link group %u link %u: work request failed on a usable link: %s (opcode %d, vendor error %#x)\n",
 			    lnk->lgr->id, lnk->link_id,
-			    ib_wc_status_msg(wc->status));
+			    ib_wc_status_msg(wc->status), wc->opcode,
+			    wc->vendor_err);
 	smc_link_down(lnk);
 }
 
@@ -273,11 +296,28 @@ static bool smc_wr_tx_try(struct smc_link *lnk, u32 *idx)
 	return false;
 }
 
-static bool smc_wr_link_usable(const struct smc_link *lnk)
+/*
+ * Does every local SGE of @wr lie in [@buf, @buf + @buf_len)? If not, say
+ * which one did not: this is a bug of smcr, caught before the device
+ * touches the memory.
+ */
+static bool smc_wr_sges_inside(struct smc_link *lnk,
+			       const struct ib_send_wr *wr, u64 buf,
+			       u64 buf_len)
 {
-	int state = READ_ONCE(lnk->state);
+	const struct ib_sge *sge;
+	int i;
 
-	return state == SMC_LNK_ACTIVATING || state == SMC_LNK_ACTIVE;
+	for (i = 0; i < wr->num_sge; i++) {
+		sge = &wr->sg_list[i];
+		if (smc_sge_inside(sge->addr, sge->length, buf, buf_len))
+			continue;
+		WARN_ONCE(1, "smcr: link group %u link %u: SGE %d (%#llx, %u bytes) outside its buffer (%#llx, %llu bytes)\n",
+			  lnk->lgr->id, lnk->link_id, i, sge->addr,
+			  sge->length, buf, buf_len);
+		return false;
+	}
+	return true;
 }
 
 /**
@@ -286,20 +326,26 @@ static bool smc_wr_link_usable(const struct smc_link *lnk)
  * @wr: the WR; its SGEs get the PD's local DMA lkey
  * @active_only: only on an ACTIVE link (data and CDC, RFC 6581), else
  *	also on an ACTIVATING one (LLC, registrations)
- * @sync: DMA address to sync for the device first (0: none)
- * @sync_len: bytes at @sync
+ * @buf: DMA address of the buffer every SGE of @wr must lie in; the SGEs
+ *	are synced for the device
+ * @buf_len: its size (0 with a WR without SGEs)
  *
  * Under lnk->post_lock, so teardown (which takes it for writing when it
  * stops the link) never destroys the QP under a post, and the device
  * pointers stay valid while they are used here.
  *
- * Return: 0, -ENOLINK, or the errno of ib_post_send() (link taken down).
+ * Return: 0, -ENOLINK, -EFAULT (an SGE outside @buf: a bug, the link is
+ * taken down), or the errno of ib_post_send() (link taken down).
  */
 int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
-		bool active_only, u64 sync, u32 sync_len)
+		bool active_only, u64 buf, u64 buf_len)
 {
 	int state, i, rc;
 
+	if (!smc_wr_sges_inside(lnk, wr, buf, buf_len)) {
+		smc_link_down(lnk);
+		return -EFAULT;
+	}
 	read_lock_bh(&lnk->post_lock);
 	state = READ_ONCE(lnk->state);
 	if (state != SMC_LNK_ACTIVE &&
@@ -307,11 +353,13 @@ int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 		read_unlock_bh(&lnk->post_lock);
 		return -ENOLINK;
 	}
-	for (i = 0; i < wr->num_sge; i++)
+	for (i = 0; i < wr->num_sge; i++) {
 		wr->sg_list[i].lkey = lnk->sdev->pd->local_dma_lkey;
-	if (sync_len)
-		ib_dma_sync_single_for_device(lnk->sdev->ibdev, sync, sync_len,
+		ib_dma_sync_single_for_device(lnk->sdev->ibdev,
+					      wr->sg_list[i].addr,
+					      wr->sg_list[i].length,
 					      DMA_TO_DEVICE);
+	}
 	atomic_inc(&lnk->wr.tx_posted);
 	rc = ib_post_send(lnk->qp, wr, NULL);
 	if (rc)
@@ -414,11 +462,11 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * smc_wr_rdma_write() - post an RDMA WRITE from a send buffer
+ * smc_wr_rdma_write() - post an RDMA WRITE from a send-buffer element
  * @lnk: an ACTIVE link
- * @local: DMA address of the data (a send buffer element); synced for
- *	the device here
- * @len: bytes
+ * @elem: the connection's send-buffer element (mapped for the device)
+ * @off: offset of the data in @elem; synced for the device here
+ * @len: bytes; @off + @len must lie in the element
  * @remote: address in the peer's RMB
  * @rkey: the peer RMB's rkey
  *
@@ -426,13 +474,15 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
  * The CDC message posted after it reaches the peer only after the data
  * (RC ordering).
  *
- * Return: 0, -ENOLINK, or the errno of ib_post_send() (link taken down).
+ * Return: 0, -ENOLINK, or a negative errno with the link taken down (see
+ * smc_wr_post()).
  */
-int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
-		      u32 rkey)
+int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
+		      u32 off, u32 len, u64 remote, u32 rkey)
 {
+	u64 base = smc_buf_elem_dma(elem);
 	struct ib_sge sge = {
-		.addr	= local,
+		.addr	= base + off,
 		.length	= len,
 	};
 	struct ib_rdma_wr wr = {
@@ -447,7 +497,7 @@ int smc_wr_rdma_write(struct smc_link *lnk, u64 local, u32 len, u64 remote,
 		.rkey		= rkey,
 	};
 
-	return smc_wr_post(lnk, &wr.wr, true, local, len);
+	return smc_wr_post(lnk, &wr.wr, true, base, elem->buf->elem_size);
 }
 
 /**
@@ -476,7 +526,8 @@ int smc_wr_tx_send(struct smc_link *lnk, void *buf)
 	};
 	int rc;
 
-	rc = smc_wr_post(lnk, &wr, buf_is_cdc(buf), dma, SMC_WR_BUF_SIZE);
+	rc = smc_wr_post(lnk, &wr, buf_is_cdc(buf), lnk->wr.tx_dma,
+			 SMC_WR_TX_SLOTS * SMC_WR_BUF_SIZE);
 	if (rc)
 		smc_wr_tx_put(lnk, buf);
 	return rc;
