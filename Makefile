@@ -110,10 +110,16 @@ tools:
 deps:
 	@scripts/install-deps.sh
 
-check: deps
-	@$(DEBUG_KERNEL)
-	$(MAKE) modules-all tools
-	tools/testing/check.sh
+# Each step's time goes into $(PHASES), printed in check.sh's summary.
+PHASES := $(BUILD)/check-phases
+PHASE := tools/testing/phase.sh $(PHASES)
+
+check:
+	@mkdir -p $(BUILD) && rm -f $(PHASES)
+	@$(PHASE) "setup: apt packages" scripts/install-deps.sh
+	@$(PHASE) "setup: debug kernel (built or cached)" $(DEBUG_KERNEL)
+	$(PHASE) "setup: smcr.ko for 3 kernels, tools" $(MAKE) modules-all tools
+	SMCR_PHASES=$(PHASES) tools/testing/check.sh
 
 demo: deps
 	$(MAKE) module KDIR=/lib/modules/$(STOCK_612)/build

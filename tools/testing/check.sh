@@ -34,6 +34,15 @@ EOF
 }
 
 kernels=${SMCR_CHECK_KERNELS:-debug 6.12 6.1}
+# Budgets (seconds) for each kernel's test phase: KUnit + selftests, VM boot
+# and kmemleak scans excluded. Measured on a quiet machine, with margin; a
+# kernel over its budget fails make check (tools/testing/vm/README.md,
+# "Budgets"). SMCR_CHECK_BUDGETS="debug=N 6.12=N 6.1=N" overrides, 0 = none.
+declare -A budget=([debug]=1500 [6.12]=420 [6.1]=420)
+for kv in ${SMCR_CHECK_BUDGETS:-}; do
+	[[ $kv =~ ^(debug|6\.12|6\.1)=([0-9]+)$ ]] || { echo "check: bad SMCR_CHECK_BUDGETS entry '$kv'" >&2; exit 2; }
+	budget[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+done
 logdir=''
 timeout=600
 debug_timeout=2400
@@ -62,6 +71,8 @@ say() { printf 'check: %s\n' "$*"; }
 total_pass=0 total_fail=0 total_skip=0
 failures=()   # one line per failure (named)
 summaries=()
+phases=()     # "what seconds" rows of the phase table
+timings=()    # "seconds kernel test" of every selftest
 
 # note_fail KERNEL TEXT: count one extra failure that no test line accounts for.
 note_fail() {
@@ -141,6 +152,7 @@ if [[ $ctest == 1 ]]; then
 		total_fail=$((total_fail + c_fail))
 		summaries+=("host: ctest: $c_pass passed, $c_fail failed ($((SECONDS - start))s)")
 	fi
+	phases+=("host: ctest $((SECONDS - start))")
 	say "${summaries[-1]}"
 fi
 
@@ -188,6 +200,27 @@ for k in $kernels; do
 		fi
 	fi
 
+	# Phases of this kernel's run (the guest's own uptime figures) and the
+	# wall time of each selftest (from its TAP line).
+	g_boot=$(awk '$1 == "boot" { print $2 }' "$kl/shared/a.phases" 2>/dev/null)
+	g_cmd=$(awk '$1 == "command" { print $2 }' "$kl/shared/a.phases" 2>/dev/null)
+	g_after=$(awk '$1 == "after" { print $2 }' "$kl/shared/a.phases" 2>/dev/null)
+	g_kunit=$(cat "$kl/shared/kunit.secs" 2>/dev/null || echo 0)
+	phases+=("$k: VM boot and setup ${g_boot:-?}")
+	[[ $k == debug ]] && phases+=("$k: KUnit $g_kunit")
+	if [[ -n $g_cmd ]]; then
+		tests_secs=$(awk -v c="$g_cmd" -v k="$g_kunit" 'BEGIN { printf "%.0f", c - k }')
+		phases+=("$k: selftests $tests_secs")
+		b=${budget[$k]}
+		if ((b > 0 && g_kunit + tests_secs > b)); then
+			note_fail "$k" "over budget: KUnit + selftests took $((g_kunit + tests_secs)) s, the budget is $b s (tools/testing/vm/README.md, \"Budgets\")"
+		fi
+	fi
+	phases+=("$k: after the tests (kmemleak scans, poweroff) ${g_after:-?}")
+	while read -r secs id; do
+		timings+=("$secs $k $id")
+	done < <(sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+) \(([0-9]+) s\).*/\3 \2/p' "$kl/a.out" 2>/dev/null)
+
 	count_tap "$kl/a.out"
 	k_pass=$((k_pass + tap_pass)) k_fail=$((k_fail + tap_fail)) k_skip=$((k_skip + tap_skip))
 	case $vrc in
@@ -215,6 +248,16 @@ done
 
 say "===== summary (logs: $logdir, $((SECONDS - check_t0))s)"
 for s in "${summaries[@]}"; do say "  $s"; done
+say "  phases (seconds):"
+# Set up by make check before this script: apt, the debug kernel, the build.
+setup=()
+[[ -r ${SMCR_PHASES:-} ]] && mapfile -t setup <"$SMCR_PHASES"
+for p in "${setup[@]}" "${phases[@]}"; do say "    $(printf '%-52s %6s' "${p% *}" "${p##* }")"; done
+if ((${#timings[@]})); then
+	say "  slowest selftests:"
+	printf '%s\n' "${timings[@]}" | sort -rn | head -n 10 |
+		while read -r secs k id; do say "    $(printf '%5s s  %-6s %s' "$secs" "$k" "$id")"; done
+fi
 for f in "${failures[@]}"; do say "  FAILURE $f"; done
 ((total_skip == 0)) || say "  $total_skip skipped"
 echo "$total_pass passed, $total_fail failed"

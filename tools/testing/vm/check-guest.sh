@@ -79,6 +79,7 @@ run_kunit() {
 		return
 	fi
 	echo "check-guest: KUnit module ran in $((SECONDS - t0)) s" >&2
+	echo "$((SECONDS - t0))" >"$SMCR_SHARED/kunit.secs"
 	for d in "$kdbg"/smcr*/; do
 		[[ -r $d/results ]] || continue
 		name=$(basename "$d")

@@ -146,14 +146,16 @@ if [[ $interactive == 1 ]]; then
 		setsid -c /bin/bash --norc -i) </dev/ttyS0 >/dev/ttyS0 2>&1
 	rc=$?
 else
-	log "running command (timeout ${timeout}s) at $(cut -d' ' -f1 /proc/uptime) s"
+	cmd_start=$(cut -d' ' -f1 /proc/uptime)
+	log "running command (timeout ${timeout}s) at $cmd_start s"
 	(cd "$tree" && exec env -i "${cmd_env[@]}" /bin/bash "$shared/cmd.sh") \
 		>>"$shared/$role.out" 2>&1 </dev/null
 	rc=$?
 fi
 kill "$wd" 2>/dev/null
 echo "SMCR-CMD-END rc=$rc"
-log "command exited $rc at $(cut -d' ' -f1 /proc/uptime) s"
+cmd_end=$(cut -d' ' -f1 /proc/uptime)
+log "command exited $rc at $cmd_end s"
 
 if [[ -w $kml ]]; then
 	# Two scans a few seconds apart: objects freed late (RCU, workqueues)
@@ -170,6 +172,12 @@ if [[ -w $kml ]]; then
 	log "kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") leak(s)"
 fi
 
+# Where the guest's time went, in seconds of uptime: boot and setup up to
+# the command, the command, and what follows it (kmemleak scans).
+[[ $interactive == 1 ]] || printf 'boot %s\ncommand %s\nafter %s\n' "$cmd_start" \
+	"$(awk -v a="$cmd_start" -v b="$cmd_end" 'BEGIN { printf "%.1f", b - a }')" \
+	"$(awk -v a="$cmd_end" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')" \
+	>"$shared/$role.phases"
 cat /proc/sys/kernel/tainted >"$shared/$role.taint-end"
 echo "SMCR-TAINT-END $(cat /proc/sys/kernel/tainted)"
 # The exit status is written last: its presence means the run completed.
