@@ -4,6 +4,8 @@
 #   debug kernel (2 VMs, one boot): KUnit module (role a) + selftests/run
 #   stock 6.12 and 6.1 (2 VMs each): selftests/run --smoke
 #   host: ctest --test-dir build/tools (GoogleTest + loopback), first
+#   substrate: one short VM boot showing that cpu-check refuses a CPU whose
+#   emulated cmpxchg16b corrupts RFLAGS (QEMU 7.2's TCG)
 #
 # Expects the top-level Makefile to have built build/mod/<kver>/smcr.ko for
 # every kernel, build/mod/<debug kver>/smcr_kunit.ko and build/tools/.
@@ -29,6 +31,7 @@ Usage: ${0##*/} [OPTIONS]
                       must be visible in the guest: tree or host root, not /tmp)
   --kunit-ko PATH     KUnit module instead of build/mod/<debug kver>/smcr_kunit.ko
   --no-ctest          skip the host ctest run (build/tools)
+  --no-substrate      skip the cpu-check test of the VM substrate
   -h, --help          this text
 EOF
 }
@@ -49,6 +52,7 @@ debug_timeout=2400
 selftests=selftests/run
 kunit_ko=''
 ctest=1
+substrate=1
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernels) kernels=$2; shift 2 ;;
@@ -58,6 +62,7 @@ while [[ $# -gt 0 ]]; do
 	--selftests) selftests=$2; shift 2 ;;
 	--kunit-ko) kunit_ko=$2; shift 2 ;;
 	--no-ctest) ctest=0; shift ;;
+	--no-substrate) substrate=0; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "check: unknown option $1" >&2; usage >&2; exit 2 ;;
 	esac
@@ -153,6 +158,36 @@ if [[ $ctest == 1 ]]; then
 		summaries+=("host: ctest: $c_pass passed, $c_fail failed ($((SECONDS - start))s)")
 	fi
 	phases+=("host: ctest $((SECONDS - start))")
+	say "${summaries[-1]}"
+fi
+
+# The substrate: cpu-check (tools/testing/vm/cpu-check.cpp) must refuse a
+# CPU with CMPXCHG16B where QEMU's TCG corrupts the flags of that
+# instruction (before QEMU 8.0), and accept it where it does not. The test
+# VMs themselves run without the instruction (run's default CPU model).
+if [[ $substrate == 1 ]]; then
+	say "===== substrate: cpu-check against QEMU's qemu64 (with CMPXCHG16B)"
+	start=$SECONDS
+	qver=$(qemu-system-x86_64 --version | sed -nE '1s/.*version ([0-9]+)\..*/\1/p')
+	src=0
+	"$vm/run" --kernel 6.12 --vms 1 --cpu qemu64 --timeout 60 --logdir "$logdir/substrate" -- true \
+		>"$logdir/substrate.log" 2>&1 || src=$?
+	reason=$(sed -n 's/^status=[0-9]* reason=//p' "$logdir/substrate/result" 2>/dev/null || true)
+	if ((${qver:-0} < 8)); then
+		want="refused (QEMU $qver's TCG has the cmpxchg16b flags bug)"
+		[[ $src == 3 && $reason == *"CMPXCHG16B corrupts RFLAGS"* ]] && ok=1 || ok=0
+	else
+		want="accepted (QEMU $qver)"
+		[[ $src == 0 ]] && ok=1 || ok=0
+	fi
+	if ((ok)); then
+		total_pass=$((total_pass + 1))
+		summaries+=("substrate: cpu-check $want: ok ($((SECONDS - start))s)")
+	else
+		note_fail substrate "cpu-check should have $want: run exited $src, ${reason:-no reason} (see $logdir/substrate.log)"
+		summaries+=("substrate: cpu-check: FAILED ($((SECONDS - start))s)")
+	fi
+	phases+=("substrate: cpu-check boot $((SECONDS - start))")
 	say "${summaries[-1]}"
 fi
 
