@@ -40,15 +40,21 @@ static void sge_outside_buffer(struct kunit *test)
 						16 * 44));
 	/* no buffer at all (a WR that must have no SGE) */
 	KUNIT_EXPECT_FALSE(test, smc_sge_inside(0, 1, 0, 0));
+	/* empty, but not at or inside the buffer */
+	KUNIT_EXPECT_FALSE(test, smc_sge_inside(ST_BUF + ST_SIZE + 1, 0, ST_BUF,
+						ST_SIZE));
+	KUNIT_EXPECT_FALSE(test, smc_sge_inside(ST_BUF - 1, 0, ST_BUF, ST_SIZE));
 }
 
 static void sge_no_wraparound(struct kunit *test)
 {
-	/* addr + len and buf + size would wrap past 2^64 */
+	/* addr + len would wrap past 2^64 */
 	KUNIT_EXPECT_FALSE(test, smc_sge_inside(U64_MAX - 10, 100, ST_BUF,
 						ST_SIZE));
+	/* the largest length there is */
 	KUNIT_EXPECT_FALSE(test, smc_sge_inside(ST_BUF + 8, U32_MAX, ST_BUF,
 						ST_SIZE));
+	/* buf + size would wrap past 2^64: only the buffer's own bytes */
 	KUNIT_EXPECT_TRUE(test, smc_sge_inside(U64_MAX - 15, 16, U64_MAX - 15,
 					       16));
 	KUNIT_EXPECT_FALSE(test, smc_sge_inside(U64_MAX - 15, 17, U64_MAX - 15,

@@ -72,19 +72,41 @@ static bool smc_wr_link_usable(const struct smc_link *lnk)
 }
 
 /*
- * A completion with an error: the QP is in the error state. The first one
- * on a usable link says why the link goes down (smc_link_down() makes it
- * INACTIVE, so the flushes that follow are quiet).
+ * A completion with an error: the QP is in the error state. Every error
+ * but a flush is logged; a flush only while the link is still usable (the
+ * send and receive queues complete on different CQs, so the flush may be
+ * seen before the error that caused it, which is logged too). Flushes
+ * after smc_link_down() made the link INACTIVE are the drain: quiet.
  */
 static void smc_wr_failed(struct smc_link *lnk, struct ib_wc *wc)
 {
-	if (!smc_wr_link_usable(lnk))
+	if (wc->status == IB_WC_WR_FLUSH_ERR && !smc_wr_link_usable(lnk))
 		return;
-	pr_warn_ratelimited("link group %u link %u: work request failed on a usable link: %s (opcode %d, vendor error %#x)\n",
+	pr_warn_ratelimited("link group %u link %u: work request failed: %s (vendor error %#x)\n",
 			    lnk->lgr->id, lnk->link_id,
-			    ib_wc_status_msg(wc->status), wc->opcode,
-			    wc->vendor_err);
+			    ib_wc_status_msg(wc->status), wc->vendor_err);
 	smc_link_down(lnk);
+}
+
+/*
+ * Do the @n SGEs at @sge lie in [@buf, @buf + @buf_len)? If not, say which
+ * one did not: this is a bug of smcr, caught before the device touches the
+ * memory. (WARN does not apply pr_fmt: the module's name is spelled out.)
+ */
+static bool smc_wr_sges_inside(struct smc_link *lnk, const struct ib_sge *sge,
+			       int n, u64 buf, u64 buf_len)
+{
+	int i;
+
+	for (i = 0; i < n; i++, sge++) {
+		if (WARN_ONCE(!smc_sge_inside(sge->addr, sge->length, buf,
+					      buf_len),
+			      "smcr: link group %u link %u: SGE %d (%#llx, %u bytes) outside its buffer (%#llx, %llu bytes)\n",
+			      lnk->lgr->id, lnk->link_id, i, sge->addr,
+			      sge->length, buf, buf_len))
+			return false;
+	}
+	return true;
 }
 
 static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -129,6 +151,9 @@ static int smc_wr_rx_post(struct smc_link *lnk, u32 idx)
 	};
 	int rc;
 
+	if (!smc_wr_sges_inside(lnk, &sge, 1, lnk->wr.rx_dma,
+				SMC_WR_RX_BUFS * SMC_WR_BUF_SIZE))
+		return -ENOLINK;
 	atomic_inc(&lnk->wr.rx_posted);
 	rc = ib_post_recv(lnk->qp, &wr, NULL);
 	if (rc)
@@ -296,30 +321,6 @@ static bool smc_wr_tx_try(struct smc_link *lnk, u32 *idx)
 	return false;
 }
 
-/*
- * Does every local SGE of @wr lie in [@buf, @buf + @buf_len)? If not, say
- * which one did not: this is a bug of smcr, caught before the device
- * touches the memory.
- */
-static bool smc_wr_sges_inside(struct smc_link *lnk,
-			       const struct ib_send_wr *wr, u64 buf,
-			       u64 buf_len)
-{
-	const struct ib_sge *sge;
-	int i;
-
-	for (i = 0; i < wr->num_sge; i++) {
-		sge = &wr->sg_list[i];
-		if (smc_sge_inside(sge->addr, sge->length, buf, buf_len))
-			continue;
-		WARN_ONCE(1, "smcr: link group %u link %u: SGE %d (%#llx, %u bytes) outside its buffer (%#llx, %llu bytes)\n",
-			  lnk->lgr->id, lnk->link_id, i, sge->addr,
-			  sge->length, buf, buf_len);
-		return false;
-	}
-	return true;
-}
-
 /**
  * smc_wr_post() - post a send-queue WR if the link may send
  * @lnk: the link
@@ -334,17 +335,18 @@ static bool smc_wr_sges_inside(struct smc_link *lnk,
  * stops the link) never destroys the QP under a post, and the device
  * pointers stay valid while they are used here.
  *
- * Return: 0, -ENOLINK, -EFAULT (an SGE outside @buf: a bug, the link is
- * taken down), or the errno of ib_post_send() (link taken down).
+ * Return: 0, -ENOLINK (also when an SGE lies outside @buf: a bug of
+ * smcr, the link is taken down), or the errno of ib_post_send() (link
+ * taken down).
  */
 int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 		bool active_only, u64 buf, u64 buf_len)
 {
 	int state, i, rc;
 
-	if (!smc_wr_sges_inside(lnk, wr, buf, buf_len)) {
+	if (!smc_wr_sges_inside(lnk, wr->sg_list, wr->num_sge, buf, buf_len)) {
 		smc_link_down(lnk);
-		return -EFAULT;
+		return -ENOLINK;
 	}
 	read_lock_bh(&lnk->post_lock);
 	state = READ_ONCE(lnk->state);
@@ -355,10 +357,11 @@ int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 	}
 	for (i = 0; i < wr->num_sge; i++) {
 		wr->sg_list[i].lkey = lnk->sdev->pd->local_dma_lkey;
-		ib_dma_sync_single_for_device(lnk->sdev->ibdev,
-					      wr->sg_list[i].addr,
-					      wr->sg_list[i].length,
-					      DMA_TO_DEVICE);
+		if (wr->sg_list[i].length)
+			ib_dma_sync_single_for_device(lnk->sdev->ibdev,
+						      wr->sg_list[i].addr,
+						      wr->sg_list[i].length,
+						      DMA_TO_DEVICE);
 	}
 	atomic_inc(&lnk->wr.tx_posted);
 	rc = ib_post_send(lnk->qp, wr, NULL);
@@ -526,6 +529,9 @@ int smc_wr_tx_send(struct smc_link *lnk, void *buf)
 	};
 	int rc;
 
+	/* the pool, not the slot: the SGE is made from the slot's index, so
+	 * what can go wrong is an index past the pool
+	 */
 	rc = smc_wr_post(lnk, &wr, buf_is_cdc(buf), lnk->wr.tx_dma,
 			 SMC_WR_TX_SLOTS * SMC_WR_BUF_SIZE);
 	if (rc)

@@ -5,8 +5,9 @@
 # TIMEOUT: 150
 #
 # Asserts: an SMC-R client streaming to an smcr server whose process is
-# killed with SIGKILL after 2 s fails with ECONNRESET (the dying socket had
-# unread data, so it closes with an abnormal close, as TCP resets), well
+# stopped after 2 s and killed with SIGKILL 2 s later fails with ECONNRESET
+# (the dying socket had unread data, so it closes with an abnormal close,
+# as TCP resets), well
 # before its timeout; afterwards the link group of each VM counts 0
 # connections (the RMBEs were given back) and still has its ACTIVE link.
 source "$ST_DIR/lib.sh"
@@ -26,6 +27,11 @@ b) rm -f "$ST_TMP/ready"
    for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; sleep 0.1; done
    vm_put "$ST_KEY-srv" ok
    vm_get "$ST_KEY-sending" 60 >/dev/null || st_fail "client never started"
+   sleep 2
+   # stopped first, so that data is left unread when it dies: a reader
+   # that happened to have drained the RMBE would close with C (no reset,
+   # as TCP sends FIN then) and the client would see EPIPE
+   kill -STOP "$pid"
    sleep 2
    kill -9 "$pid"
    wait "$pid" 2>/dev/null
