@@ -7,6 +7,9 @@
 #   make modules-all     smcr.ko for stock 6.12, stock 6.1 and the debug kernel
 #   make check           install deps, build everything, run KUnit and
 #                        selftests in VMs; ends with "N passed, N failed"
+#                        (SOAK=1: the soak tier too)
+#   make soak            the soak tier: endurance tests (SOAK-tagged
+#                        selftests at full size, SOAK_BOOTS=10 VM boots)
 #   make demo            boot two VMs and run an unmodified program over AF_SMC
 #   make bench           boot two VMs once and measure TCP, smcr, the in-tree
 #                        smc.ko and raw verbs side by side: build/bench/<time>/
@@ -76,7 +79,7 @@ KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 DEBUG_KERNEL := tools/testing/vm/debug-kernel.sh
 
-.PHONY: all module modules-all module-debug tools deps check demo bench clean \
+.PHONY: all module modules-all module-debug tools deps check soak demo bench clean \
 	checkpatch help install install-module install-tools uninstall \
 	uninstall-module uninstall-tools dkms dkms-add dkms-remove
 
@@ -120,6 +123,16 @@ check:
 	@$(PHASE) "setup: debug kernel (built or cached)" $(DEBUG_KERNEL)
 	$(PHASE) "setup: smcr.ko for 3 kernels, tools" $(MAKE) modules-all tools
 	SMCR_PHASES=$(PHASES) tools/testing/check.sh
+	$(if $(SOAK),tools/testing/check.sh --soak)
+
+# The soak tier: endurance runs (SOAK-tagged selftests at full size on the
+# stock kernels, SOAK_BOOTS boots of the stream tests); make check SOAK=1
+# runs it after make check.
+soak: deps
+	$(call build-module,/lib/modules/$(STOCK_612)/build)
+	$(call build-module,/lib/modules/$(STOCK_61)/build)
+	$(MAKE) tools
+	tools/testing/check.sh --soak
 
 demo: deps
 	$(MAKE) module KDIR=/lib/modules/$(STOCK_612)/build
@@ -191,4 +204,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,21p' Makefile
+	@sed -n '3,/^$$/p' Makefile

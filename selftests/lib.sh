@@ -21,11 +21,18 @@ st_log() { echo "[$SMCR_ROLE] $*"; }
 st_skip() { echo "SKIP: $*"; exit 4; }
 st_fail() { echo "FAIL: $*"; exit 1; }
 
-# st_size FULL DEBUG: a data size that scales with the kernel: FULL on stock
-# kernels, DEBUG on the debug kernel (KASAN + lockdep + kmemleak under TCG move
-# only ~8 Mbit/s; the debug run is about kernel checks, not volume).
+# st_size FULL DEBUG [SOAK]: a data size that scales with the kernel: FULL on
+# stock kernels, DEBUG on the debug kernel (KASAN + lockdep + kmemleak under
+# TCG move only ~8 Mbit/s; the debug run is about kernel checks, not volume),
+# SOAK (if given) on stock kernels in the soak tier (selftests/run --soak).
 st_size() {
-	if [[ ${SMCR_KERNEL:-} == debug ]]; then echo "$2"; else echo "$1"; fi
+	if [[ ${SMCR_KERNEL:-} == debug ]]; then
+		echo "$2"
+	elif [[ ${ST_SOAK:-0} == 1 && -n ${3-} ]]; then
+		echo "$3"
+	else
+		echo "$1"
+	fi
 }
 
 # st_param NAME VALUE: sets smcr's module parameter NAME on this VM for the

@@ -1,19 +1,21 @@
 #!/bin/bash
-# DESC: 1 GiB stream over SMC-R (16 MiB on the debug kernel), byte-exact, no fallback, RDMA counters move
+# DESC: long stream over SMC-R (1 GiB in the soak tier, 128 MiB in make check, 16 MiB on the debug kernel), byte-exact, no fallback, RDMA counters move
 # SMOKE: yes
+# SOAK: yes
 # PEER: yes
 # TIMEOUT: 400
 #
-# Asserts: a 1 GiB sink from a to b runs over SMC-R on both sides (diag mode
-# smcr, checked by smctest) with matching FNV checksums, and `smcr -j stats`
-# on each VM counts at least that many SMC-R payload bytes in its direction
-# (tx on a, rx on b): the bytes moved by RDMA, not by TCP.
+# Asserts: a sink of 1 GiB (soak tier) or 128 MiB (make check) from a to b
+# runs over SMC-R on both sides (diag mode smcr, checked by smctest) with
+# matching FNV checksums, and `smcr -j stats` on each VM counts at least
+# that many SMC-R payload bytes in its direction (tx on a, rx on b): the
+# bytes moved by RDMA, not by TCP.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 st_param data_path Y || exit 1
 P=$ST_PORT
-B=$(st_size 1G 16M)
+B=$(st_size 128M 16M 1G)
 S=$SMCR_TOOLS/bin/smcr
 
 bytes_of() { "$S" -j stats | jq ".smcr.$1.bytes"; }

@@ -32,6 +32,10 @@ Usage: ${0##*/} [OPTIONS]
   --kunit-ko PATH     KUnit module instead of build/mod/<debug kver>/smcr_kunit.ko
   --no-ctest          skip the host ctest run (build/tools)
   --no-substrate      skip the cpu-check test of the VM substrate
+  --soak              the soak tier instead: selftests tagged SOAK at their
+                      soak sizes on the stock kernels (selftests/run --soak),
+                      then tools/testing/vm/soak --boots \$SOAK_BOOTS (10) of
+                      the stream tests on stock 6.12; no budgets
   -h, --help          this text
 EOF
 }
@@ -53,6 +57,7 @@ selftests=selftests/run
 kunit_ko=''
 ctest=1
 substrate=1
+soak=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernels) kernels=$2; shift 2 ;;
@@ -63,11 +68,18 @@ while [[ $# -gt 0 ]]; do
 	--kunit-ko) kunit_ko=$2; shift 2 ;;
 	--no-ctest) ctest=0; shift ;;
 	--no-substrate) substrate=0; shift ;;
+	--soak) soak=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "check: unknown option $1" >&2; usage >&2; exit 2 ;;
 	esac
 done
-logdir=${logdir:-$tree/build/check/$(date -u +%Y%m%d-%H%M%S)}
+if [[ $soak == 1 ]]; then
+	# endurance, not behaviour: the stock kernels only, no budgets
+	kernels=${SMCR_CHECK_KERNELS:-6.12 6.1}
+	ctest=0 substrate=0
+	budget=([debug]=0 [6.12]=0 [6.1]=0)
+fi
+logdir=${logdir:-$tree/build/check/$(date -u +%Y%m%d-%H%M%S)$([[ $soak == 1 ]] && echo -soak)}
 mkdir -p "$logdir"
 logdir=$(cd "$logdir" && pwd)
 
@@ -129,7 +141,9 @@ count_kunit() {
 	fi
 }
 
-ksrc=$("$vm/debug-kernel.sh" --print-src 2>/dev/null || true)
+# (only with the debug kernel: --print-src would build it)
+ksrc=
+[[ " $kernels " != *" debug "* ]] || ksrc=$("$vm/debug-kernel.sh" --print-src 2>/dev/null || true)
 check_t0=$SECONDS
 
 # Host unit tests first (seconds): every ctest test counts as one test.
@@ -203,7 +217,7 @@ for k in $kernels; do
 		t=$debug_timeout
 		;;
 	6.12 | 6.1)
-		guest+=(-- --smoke)
+		if [[ $soak == 1 ]]; then guest+=(-- --soak); else guest+=(-- --smoke); fi
 		t=$timeout
 		;;
 	*) echo "check: unknown kernel $k" >&2; exit 2 ;;
@@ -280,6 +294,23 @@ for k in $kernels; do
 	summaries+=("$s")
 	say "$s"
 done
+
+# The soak tier ends with boots of the substrate under the stream tests.
+if [[ $soak == 1 ]]; then
+	n=${SOAK_BOOTS:-10}
+	say "===== soak: $n boots of stock 6.12 with selftests 001 040 (logs: $logdir/boots)"
+	start=$SECONDS
+	src=0
+	"$vm/soak" --boots "$n" --logdir "$logdir/boots" -- selftests/run 001 040 || src=$?
+	if ((src == 0)); then
+		total_pass=$((total_pass + 1))
+		summaries+=("soak: $n boots clean ($((SECONDS - start))s)")
+	else
+		note_fail soak "not every one of $n boots was clean (see $logdir/boots)"
+		summaries+=("soak: FAILED ($((SECONDS - start))s)")
+	fi
+	phases+=("soak: $n boots $((SECONDS - start))")
+fi
 
 say "===== summary (logs: $logdir, $((SECONDS - check_t0))s)"
 for s in "${summaries[@]}"; do say "  $s"; done
