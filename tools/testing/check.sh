@@ -40,7 +40,8 @@ Usage: ${0##*/} [OPTIONS]
 EOF
 }
 
-kernels=${SMCR_CHECK_KERNELS:-debug 6.12 6.1}
+unset kernels		# set by --kernels or SMCR_CHECK_KERNELS, else below
+[[ -z ${SMCR_CHECK_KERNELS+set} ]] || kernels=$SMCR_CHECK_KERNELS
 # Budgets (seconds) for each kernel's test phase: KUnit + selftests, VM boot
 # and kmemleak scans excluded. Measured on a quiet machine, with margin; a
 # kernel over its budget fails make check (tools/testing/vm/README.md,
@@ -75,11 +76,14 @@ while [[ $# -gt 0 ]]; do
 done
 if [[ $soak == 1 ]]; then
 	# endurance, not behaviour: the stock kernels only, no budgets
-	kernels=${SMCR_CHECK_KERNELS:-6.12 6.1}
+	kernels=${kernels-6.12 6.1}
 	ctest=0 substrate=0
 	budget=([debug]=0 [6.12]=0 [6.1]=0)
 fi
-logdir=${logdir:-$tree/build/check/$(date -u +%Y%m%d-%H%M%S)$([[ $soak == 1 ]] && echo -soak)}
+kernels=${kernels-debug 6.12 6.1}
+suffix=
+[[ $soak == 0 ]] || suffix=-soak
+logdir=${logdir:-$tree/build/check/$(date -u +%Y%m%d-%H%M%S)$suffix}
 mkdir -p "$logdir"
 logdir=$(cd "$logdir" && pwd)
 
@@ -96,6 +100,22 @@ note_fail() {
 	failures+=("$1: $2")
 	total_fail=$((total_fail + 1))
 	say "FAILURE ($1): $2"
+}
+
+# host_test WHAT OK PASSED FAILED: count one test run outside the VMs' TAP
+# output (OK 1: passed) with the summary line PASSED or the failure FAILED;
+# its seconds since $start go into the phase table.
+host_test() {
+	local what=$1 ok=$2
+	if ((ok)); then
+		total_pass=$((total_pass + 1))
+		summaries+=("$what: $3: ok ($((SECONDS - start))s)")
+	else
+		note_fail "$what" "$4"
+		summaries+=("$what: FAILED ($((SECONDS - start))s)")
+	fi
+	phases+=("$what $((SECONDS - start))")
+	say "${summaries[-1]}"
 }
 
 # count_tap FILE -> sets tap_pass tap_fail tap_skip; only top-level
@@ -194,15 +214,8 @@ if [[ $substrate == 1 ]]; then
 		want="accepted (QEMU $qver)"
 		[[ $src == 0 ]] && ok=1 || ok=0
 	fi
-	if ((ok)); then
-		total_pass=$((total_pass + 1))
-		summaries+=("substrate: cpu-check $want: ok ($((SECONDS - start))s)")
-	else
-		note_fail substrate "cpu-check should have $want: run exited $src, ${reason:-no reason} (see $logdir/substrate.log)"
-		summaries+=("substrate: cpu-check: FAILED ($((SECONDS - start))s)")
-	fi
-	phases+=("substrate: cpu-check boot $((SECONDS - start))")
-	say "${summaries[-1]}"
+	host_test "substrate: cpu-check" "$ok" "$want" \
+		"should have $want: run exited $src, ${reason:-no reason} (see $logdir/substrate.log)"
 fi
 
 for k in $kernels; do
@@ -302,14 +315,8 @@ if [[ $soak == 1 ]]; then
 	start=$SECONDS
 	src=0
 	"$vm/soak" --boots "$n" --logdir "$logdir/boots" -- selftests/run 001 040 || src=$?
-	if ((src == 0)); then
-		total_pass=$((total_pass + 1))
-		summaries+=("soak: $n boots clean ($((SECONDS - start))s)")
-	else
-		note_fail soak "not every one of $n boots was clean (see $logdir/boots)"
-		summaries+=("soak: FAILED ($((SECONDS - start))s)")
-	fi
-	phases+=("soak: $n boots $((SECONDS - start))")
+	host_test "soak: $n boots" "$((src == 0))" "every boot clean" \
+		"not every one of $n boots was clean (see $logdir/boots)"
 fi
 
 say "===== summary (logs: $logdir, $((SECONDS - check_t0))s)"
