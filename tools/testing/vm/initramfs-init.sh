@@ -28,21 +28,26 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
-# Before anything else: is the emulated CPU one the kernel can trust?
-# (cpu-check.cpp says what it checks and why.)
-cpu=$(/bin/cpu-check) || fail "$cpu"
-echo "smcr-initramfs: $cpu"
-
 tree=
 modules=
+cpu_check=enforce
 # shellcheck disable=SC2013 # words, not lines
 for p in $(cat /proc/cmdline); do
 	case $p in
 	smcr.tree=*) tree=${p#smcr.tree=} ;;
 	smcr.modules=*) modules=${p#smcr.modules=} ;;
+	smcr.cpu_check=*) cpu_check=${p#smcr.cpu_check=} ;;
 	esac
 done
 [ -n "$tree" ] || fail "no smcr.tree= on the kernel command line"
+
+# Before anything else: is the emulated CPU one the kernel can trust?
+# (cpu-check.cpp says what it checks and why.) smcr.cpu_check=report only
+# reports: for reproducing what a broken CPU does to the kernel.
+if ! cpu=$(/bin/cpu-check) && [ "$cpu_check" != report ]; then
+	fail "$cpu"
+fi
+echo "smcr-initramfs: $cpu"
 
 while read -r m; do
 	[ -n "$m" ] || continue
@@ -79,9 +84,9 @@ if [ -n "$modules" ]; then
 	mount --bind "$R$modules" $R/lib/modules || fail "bind $modules over /lib/modules"
 fi
 # Keep busybox around after switch_root (poweroff -f, in case the host has
-# no usable one).
+# no usable one), and cpu-check (cpu-check --traps).
 mkdir -p $R/run/smcr
-cp /bin/busybox $R/run/smcr/busybox
+cp /bin/busybox /bin/cpu-check $R/run/smcr/
 
 init=$tree/tools/testing/vm/guest-init.sh
 [ -r "$R$init" ] || fail "$init not found in the guest"
