@@ -117,10 +117,13 @@ deps:
 PHASES := $(BUILD)/check-phases
 PHASE := tools/testing/phase.sh $(PHASES)
 
+# The debug kernel builds while apt installs the other packages.
 check:
 	@mkdir -p $(BUILD) && rm -f $(PHASES)
-	@$(PHASE) "setup: apt packages" scripts/install-deps.sh
-	@$(PHASE) "setup: debug kernel (built or cached)" $(DEBUG_KERNEL)
+	@$(PHASE) "setup: apt packages for the kernel build" scripts/install-deps.sh --kernel-build
+	@$(DEBUG_KERNEL) --start
+	@$(PHASE) "setup: the other apt packages" scripts/install-deps.sh
+	@$(PHASE) "setup: debug kernel (rest of the build, or cached)" $(DEBUG_KERNEL)
 	$(PHASE) "setup: smcr.ko for 3 kernels, tools" $(MAKE) modules-all tools
 	SMCR_PHASES=$(PHASES) tools/testing/check.sh
 	$(if $(SOAK),tools/testing/check.sh --soak)

@@ -28,6 +28,8 @@ Build the smcr debug kernel if it is not cached yet, then print something.
   --print-modroot print the modules_install root (contains lib/modules/KVER)
   --print-src     print the kernel source tree (has tools/testing/kunit/kunit.py)
   --check         exit 0 if the kernel is built and cached, 1 if not (never builds)
+  --start         if it is not cached, start the build in the background and
+                  return (a later call waits for it); output in start.log
   --rebuild       re-run the build steps (incremental) even if cached
   -h, --help      this text
 Progress goes to stderr, full build output to <cache dir>/build.log.
@@ -45,6 +47,7 @@ case "${1-}" in
 --print-modroot) mode=modroot ;;
 --print-src) mode=src ;;
 --check) mode=check ;;
+--start) mode=start ;;
 --rebuild) rebuild=1 ;;
 -h | --help) usage; exit 0 ;;
 *) usage >&2; exit 2 ;;
@@ -82,6 +85,13 @@ print_result() {
 if [[ $mode == check ]]; then
 	[[ -e $dir/complete ]]
 	exit
+fi
+if [[ $mode == start ]]; then
+	[[ -e $dir/complete ]] && exit 0
+	mkdir -p "$cache"
+	setsid "${BASH_SOURCE[0]}" </dev/null >"$cache/start.log" 2>&1 &
+	log "building in the background (log: $cache/start.log)"
+	exit 0
 fi
 if [[ -e $dir/complete && $rebuild == 0 ]]; then
 	print_result
