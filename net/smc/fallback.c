@@ -192,6 +192,18 @@ static bool smc_sockopt_clcsock_only(int optname)
 	}
 }
 
+/*
+ * Options that hook TCP's data path, which SMC-R data never passes: kTLS
+ * (the "tls" ULP and its SOL_TLS options) would leave the application
+ * sending plaintext over RoCE while it believes it encrypts. Refused in
+ * every state, as Linux's SMC refuses TCP_ULP: before the handshake decided
+ * it is not known whether data will pass through TCP.
+ */
+static bool smc_sockopt_refused(int level, int optname)
+{
+	return level == SOL_TLS || (level == SOL_TCP && optname == TCP_ULP);
+}
+
 /**
  * smc_setsockopt() - proto_ops.setsockopt
  * @sock: the socket
@@ -203,9 +215,10 @@ static bool smc_sockopt_clcsock_only(int optname)
  * The AF_SMC socket sets SOCK_CUSTOM_SOCKOPT, so SOL_SOCKET options come
  * here too. They apply to the clcsock (the transport) and to the AF_SMC
  * socket (which getsockopt(SOL_SOCKET) reads), from one copy of the value.
- * Everything else belongs to TCP/IP and goes to the clcsock.
+ * Everything else belongs to TCP/IP and goes to the clcsock, except what
+ * smc_sockopt_refused() names.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-EOPNOTSUPP for a refused option).
  */
 int smc_setsockopt(struct socket *sock, int level, int optname,
 		   sockptr_t optval, unsigned int optlen)
@@ -215,6 +228,8 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 	void *val;
 	int rc;
 
+	if (smc_sockopt_refused(level, optname))
+		return -EOPNOTSUPP;
 	if (level != SOL_SOCKET) {
 		rc = clcsock->ops->setsockopt(clcsock, level, optname, optval,
 					      optlen);
@@ -245,7 +260,7 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
  * @optval: user buffer
  * @optlen: user length
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-EOPNOTSUPP for a refused option).
  */
 int smc_getsockopt(struct socket *sock, int level, int optname,
 		   char __user *optval, int __user *optlen)
@@ -253,6 +268,8 @@ int smc_getsockopt(struct socket *sock, int level, int optname,
 	struct smc_sock *smc = smc_sk(sock->sk);
 	struct socket *clcsock = smc->clcsock;
 
+	if (smc_sockopt_refused(level, optname))
+		return -EOPNOTSUPP;
 	return clcsock->ops->getsockopt(clcsock, level, optname, optval,
 					optlen);
 }

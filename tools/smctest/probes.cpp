@@ -1037,6 +1037,74 @@ void oob_client(const Config &c)
 	say("ok: 4 connections with urgent data sent");
 }
 
+// ---- no kTLS -------------------------------------------------------------
+//
+// kTLS hooks TCP's data path; SMC-R data does not pass through TCP, so an
+// AF_SMC socket that accepted TCP_ULP "tls" would send plaintext over RoCE
+// while the application believes it encrypts. It must refuse the ULP and
+// every SOL_TLS option (EOPNOTSUPP), before the handshake and after it.
+
+#ifndef SOL_TLS
+#define SOL_TLS 282
+#endif
+#ifndef TCP_ULP
+#define TCP_ULP 31
+#endif
+constexpr int kTlsTx = 1;	// TLS_TX in <linux/tls.h>
+
+void expect_no_tls(int fd, const std::string &when)
+{
+	static const char ulp[] = "tls";
+	unsigned char info[56] = {};	// tls12_crypto_info_aes_gcm_128's size
+	socklen_t len = sizeof(info);
+
+	errno = 0;
+	int rc = ::setsockopt(fd, SOL_TCP, TCP_ULP, ulp, sizeof(ulp) - 1);
+	check(rc < 0 && errno == EOPNOTSUPP, when + ": setsockopt(TCP_ULP, \"tls\") returned " +
+	      std::to_string(rc) + " (" + std::strerror(errno) + "), expected EOPNOTSUPP");
+	errno = 0;
+	rc = ::setsockopt(fd, SOL_TLS, kTlsTx, info, sizeof(info));
+	check(rc < 0 && errno == EOPNOTSUPP, when + ": setsockopt(SOL_TLS, TLS_TX) returned " +
+	      std::to_string(rc) + " (" + std::strerror(errno) + "), expected EOPNOTSUPP");
+	errno = 0;
+	rc = ::getsockopt(fd, SOL_TLS, kTlsTx, info, &len);
+	check(rc < 0 && errno == EOPNOTSUPP, when + ": getsockopt(SOL_TLS, TLS_TX) returned " +
+	      std::to_string(rc) + " (" + std::strerror(errno) + "), expected EOPNOTSUPP");
+}
+
+// One byte each way: the refusals left the connection working.
+void no_tls_exchange(int fd, bool first)
+{
+	char b = 'k';
+	if (first)
+		write_all(fd, &b, 1);
+	check(::recv(fd, &b, 1, MSG_WAITALL) == 1 && b == 'k', "no-tls: byte not echoed");
+	if (!first)
+		write_all(fd, &b, 1);
+}
+
+void no_tls_server(const Config &c, int lfd)
+{
+	expect_no_tls(lfd, "listening socket");
+	announce(c, lfd);
+	UniqueFd fd = accept_blocking(lfd);
+	check_expect(c, fd.get(), "no-tls server");
+	expect_no_tls(fd.get(), "accepted socket");
+	no_tls_exchange(fd.get(), false);
+	drain(fd.get());
+}
+
+void no_tls_client(const Config &c)
+{
+	auto to = peer_addr(c);
+	UniqueFd fresh = make_socket(c.family, to.family() == AF_INET6);
+	expect_no_tls(fresh.get(), "socket before connect");
+	UniqueFd fd = dial(c, to);
+	check_expect(c, fd.get(), "no-tls client");
+	expect_no_tls(fd.get(), "connected socket");
+	no_tls_exchange(fd.get(), true);
+}
+
 // ---- registry ------------------------------------------------------------
 
 struct Probe {
@@ -1071,6 +1139,8 @@ const std::vector<Probe> &probes()
 		 accept_client},
 		{"oob", "urgent data: POLLPRI, SIGURG, SIOCATMARK, MSG_OOB, SO_OOBINLINE, into a full window", {},
 		 oob_server, oob_client},
+		{"no-tls", "TCP_ULP \"tls\" and SOL_TLS refused (EOPNOTSUPP) before and after the handshake", {},
+		 no_tls_server, no_tls_client},
 	};
 	return p;
 }
