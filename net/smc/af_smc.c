@@ -10,7 +10,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/smcr.h>
 #include <net/sock.h>
@@ -28,24 +27,6 @@ struct workqueue_struct *smc_listen_wq;	/* accept_work: never blocks */
 
 /* Peer ID (RFC 7609, A.2.1): random instance; RoCE MAC once a device is used */
 u8 smc_local_peer_id[SMC_PEER_ID_LEN];
-
-unsigned int smc_clc_timeout_ms = 6000;
-
-static int smc_param_set_clc_timeout(const char *val,
-				     const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 100, 60000);
-}
-
-static const struct kernel_param_ops smc_param_clc_timeout_ops = {
-	.set = smc_param_set_clc_timeout,
-	.get = param_get_uint,
-};
-
-module_param_cb(clc_timeout_ms, &smc_param_clc_timeout_ops,
-		&smc_clc_timeout_ms, 0644);
-MODULE_PARM_DESC(clc_timeout_ms,
-		 "How long to wait for the peer's next CLC message, in ms (100-60000, default 6000)");
 
 /*
  * Every AF_SMC socket of every namespace, for sock_diag. A socket is on

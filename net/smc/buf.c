@@ -33,35 +33,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/gfp.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <smcr/clc.h>
 
 #include "core.h"
 
 #define SMC_BUF_SIZE		(256U << 10)	/* per buffer, at least */
-
-/*
- * 128 KiB, not Linux's 64 KiB: measured on Soft-RoCE, a stream is bound by
- * the window (writer blocked, both hosts half idle); 128 KiB gave a third
- * more throughput, 256 KiB little beyond that (make bench).
- */
-unsigned int smc_rmem = 128U << 10;
-
-static int smc_param_set_rmem(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, SMC_CLC_RMBE_MIN_SIZE,
-				     SMC_BUF_MAX_ELEM);
-}
-
-static const struct kernel_param_ops smc_param_rmem_ops = {
-	.set = smc_param_set_rmem,
-	.get = param_get_uint,
-};
-
-module_param_cb(rmem, &smc_param_rmem_ops, &smc_rmem, 0644);
-MODULE_PARM_DESC(rmem,
-		 "RMB element size of connections whose socket has no SO_RCVBUF set, in bytes (16384-524288, default 131072)");
 
 static u32 smc_buf_elem_size(u8 cls)
 {

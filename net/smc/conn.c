@@ -48,24 +48,6 @@ static void smc_conn_upd_work(struct work_struct *work);
 
 static void smc_conn_close_timeout(struct work_struct *work);
 
-unsigned int smc_close_timeout_ms = 60000;
-
-static int smc_param_set_close_timeout(const char *val,
-				       const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 100, 3600000);
-}
-
-static const struct kernel_param_ops smc_param_close_timeout_ops = {
-	.set = smc_param_set_close_timeout,
-	.get = param_get_uint,
-};
-
-module_param_cb(close_timeout_ms, &smc_param_close_timeout_ops,
-		&smc_close_timeout_ms, 0644);
-MODULE_PARM_DESC(close_timeout_ms,
-		 "After close(), wait this long for the peer's close or abort before aborting and reusing the RMB element (ms, 100-3600000, default 60000)");
-
 static const u8 smc_rmbe_eyecatcher[SMC_RMBE_EYECATCHER_LEN] =
 	SMC_RMBE_EYECATCHER;
 

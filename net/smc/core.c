@@ -40,16 +40,6 @@ module_param_named(rmbe_eyecatcher, smc_rmbe_eyecatcher, bool, 0644);
 MODULE_PARM_DESC(rmbe_eyecatcher,
 		 "Link groups this host serves use RMB elements with the 4-byte eye catcher of RFC 7609 4.2 (N: Linux's format without; Linux peers decline Y; default N)");
 
-unsigned int smc_lgr_linger_ms = 600000;
-module_param_named(lgr_linger_ms, smc_lgr_linger_ms, uint, 0644);
-MODULE_PARM_DESC(lgr_linger_ms,
-		 "Keep an unused link group this long before deleting it (ms, default 600000)");
-
-unsigned int smc_llc_timeout_ms = 5000;
-module_param_named(llc_timeout_ms, smc_llc_timeout_ms, uint, 0644);
-MODULE_PARM_DESC(llc_timeout_ms,
-		 "Wait this long for an LLC reply or a free send buffer (ms, default 5000)");
-
 struct workqueue_struct *smc_lgr_wq;	/* linger, termination, link down */
 
 static LIST_HEAD(smc_lgr_list);

@@ -32,23 +32,6 @@
 #include "core.h"
 #include "smcr.h"
 
-unsigned int smc_hs_limit = 64;
-
-static int smc_param_set_hs_limit(const char *val,
-				  const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, 65535);
-}
-
-static const struct kernel_param_ops smc_param_hs_limit_ops = {
-	.set = smc_param_set_hs_limit,
-	.get = param_get_uint,
-};
-
-module_param_cb(hs_limit, &smc_param_hs_limit_ops, &smc_hs_limit, 0644);
-MODULE_PARM_DESC(hs_limit,
-		 "CLC handshakes one listener runs at once; more clients get plain TCP (1-65535, default 64)");
-
 /* TCP, for each SYN on the listening clcsock (softirq, RCU). */
 static bool smc_hs_congested(const struct sock *clcsk)
 {

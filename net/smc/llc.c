@@ -33,11 +33,6 @@
 #include "core.h"
 #include "smcr.h"
 
-unsigned int smc_keepalive_ms = 30000;
-module_param_named(keepalive_ms, smc_keepalive_ms, uint, 0644);
-MODULE_PARM_DESC(keepalive_ms,
-		 "Send TEST LINK after this much silence on a link (ms, 0 = never, default 30000)");
-
 static bool smc_test_ignore_test_link;
 module_param_named(test_ignore_test_link, smc_test_ignore_test_link, bool,
 		   0644);

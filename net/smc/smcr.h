@@ -277,7 +277,7 @@ struct smc_diag_lgrinfo;
 bool smc_conn_diag(struct smc_sock *smc, struct smc_diag_conninfo *ci,
 		   struct smc_diag_lgrinfo *li);
 
-/* sysctl.c */
+/* tunables.c */
 void smc_sysctl_init(void);
 void smc_sysctl_exit(void);
 

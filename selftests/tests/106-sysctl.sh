@@ -10,7 +10,9 @@
 # range are refused (EINVAL) and leave the value (clc_timeout_ms 99 and
 # 60001, hs_limit 0, llc_timeout_ms 99, keepalive_ms 3600001,
 # lgr_linger_ms 86400001, close_timeout_ms 99 and 3600001, rmem 16383
-# and 524289); an unprivileged user
+# and 524289); every module parameter whose description states a range
+# "(MIN-MAX, default N)" refuses MAX+1 and MIN-1 and accepts MIN and MAX
+# (the sysctl shows it), and they are the sysctls; an unprivileged user
 # (uid 65534) cannot write. Then, with net.smc.rmem=16384 on both VMs and
 # Soft-RoCE, a new SMC-R connection between sockets without SO_RCVBUF has
 # 16 KiB RMB elements on both sides (sock_diag: rmbe and peer_rmbe).
@@ -48,6 +50,34 @@ refused close_timeout_ms 3600001
 refused rmem 16383
 refused rmem 524289
 echo "ok: out-of-range values refused with EINVAL, values kept"
+
+# The module parameters enforce the same ranges, the ones their
+# descriptions state ("(MIN-MAX, default N)"), one table behind both: the
+# first value below and the first above are refused (EINVAL, value kept),
+# MIN and MAX accepted. (llc_timeout_ms=0 once passed and broke every LLC
+# wait.)
+n=0
+while IFS=: read -r k desc; do
+	[[ $desc =~ \(([0-9]+)-([0-9]+),\ default\ ([0-9]+)\)$ ]] || continue
+	min=${BASH_REMATCH[1]} max=${BASH_REMATCH[2]}
+	f=/sys/module/smcr/parameters/$k
+	[[ " ${KNOBS[*]} " == *" $k "* ]] || st_fail "module parameter $k has a range but no net.smc.$k"
+	old=$(cat "$f")
+	st_param "$k" "$old" >/dev/null || exit 1	# restored at exit
+	for bad in $((max + 1)) $( ((min > 0)) && echo $((min - 1))); do
+		err=$( (echo "$bad" >"$f") 2>&1) && st_fail "smcr.$k=$bad accepted (range $min-$max)"
+		[[ $err == *"Invalid argument"* ]] || st_fail "smcr.$k=$bad: '$err', expected EINVAL"
+		[[ $(cat "$f") == "$old" ]] || st_fail "smcr.$k changed by a refused write"
+	done
+	for good in "$min" "$max"; do
+		echo "$good" >"$f" || st_fail "smcr.$k=$good refused (range $min-$max)"
+		[[ $(cat "/proc/sys/net/smc/$k") == "$good" ]] || st_fail "net.smc.$k does not show smcr.$k=$good"
+	done
+	echo "$old" >"$f"
+	n=$((n + 1))
+done <<<"$(modinfo -F parm "$SMCR_MODDIR/smcr.ko")"		# no /dev/fd in the VMs
+((n == ${#KNOBS[@]})) || st_fail "$n module parameters state a range, expected ${#KNOBS[@]}"
+echo "ok: the $n module parameters refuse what their descriptions' ranges exclude"
 
 sysctl -qw net.smc.keepalive_ms=12345 || st_fail "valid write refused"
 [[ $(cat /sys/module/smcr/parameters/keepalive_ms) == 12345 ]] || st_fail "write did not reach the parameter"

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: the tunables an administrator reaches for - timeouts, the
+ * keepalive interval, the link group linger time, the close timer, the
+ * handshake limit, the default RMB element size.
+ *
+ * One table, smc_tunables[], gives each its name and range (its default is
+ * the variable's initial value, next to it). The module parameters
+ * (smcr.NAME) take their range from it through smc_tunable_ops, and the
+ * sysctls (net.smc.NAME) are made from it: a value outside the range is
+ * refused with EINVAL by either, and the old one stays. The descriptions
+ * spell range and default out for modinfo; selftest 106 checks them
+ * against what the parameters accept. They are the module's global
+ * settings, so the sysctls exist in the initial network namespace only.
+ *
+ * Readers take a value with READ_ONCE(); a write is one store of an
+ * unsigned int, so a reader sees the old value or the new one.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/moduleparam.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+#include <smcr/clc.h>
+
+#include "core.h"
+#include "smcr.h"
+
+unsigned int smc_clc_timeout_ms = 6000;
+unsigned int smc_hs_limit = 64;
+unsigned int smc_llc_timeout_ms = 5000;
+unsigned int smc_keepalive_ms = 30000;
+unsigned int smc_lgr_linger_ms = 600000;
+unsigned int smc_close_timeout_ms = 60000;
+/*
+ * 128 KiB, not Linux's 64 KiB: measured on Soft-RoCE, a stream is bound by
+ * the window (writer blocked, both hosts half idle); 128 KiB gave a third
+ * more throughput, 256 KiB little beyond that (make bench).
+ */
+unsigned int smc_rmem = 128U << 10;
+
+/**
+ * struct smc_tunable - one tunable
+ * @name: module parameter and sysctl name
+ * @var: the value
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ */
+struct smc_tunable {
+	const char *name;
+	unsigned int *var;
+	unsigned int min;
+	unsigned int max;
+};
+
+enum {
+	SMC_TUNABLE_CLC_TIMEOUT,
+	SMC_TUNABLE_HS_LIMIT,
+	SMC_TUNABLE_LLC_TIMEOUT,
+	SMC_TUNABLE_KEEPALIVE,
+	SMC_TUNABLE_LGR_LINGER,
+	SMC_TUNABLE_CLOSE_TIMEOUT,
+	SMC_TUNABLE_RMEM,
+	SMC_TUNABLES_NR
+};
+
+static struct smc_tunable smc_tunables[SMC_TUNABLES_NR] = {
+	[SMC_TUNABLE_CLC_TIMEOUT] = {
+		"clc_timeout_ms", &smc_clc_timeout_ms, 100, 60000 },
+	[SMC_TUNABLE_HS_LIMIT] = {
+		"hs_limit", &smc_hs_limit, 1, 65535 },
+	[SMC_TUNABLE_LLC_TIMEOUT] = {
+		"llc_timeout_ms", &smc_llc_timeout_ms, 100, 60000 },
+	[SMC_TUNABLE_KEEPALIVE] = {
+		"keepalive_ms", &smc_keepalive_ms, 0, 3600000 },
+	[SMC_TUNABLE_LGR_LINGER] = {
+		"lgr_linger_ms", &smc_lgr_linger_ms, 0, 86400000 },
+	[SMC_TUNABLE_CLOSE_TIMEOUT] = {
+		"close_timeout_ms", &smc_close_timeout_ms, 100, 3600000 },
+	[SMC_TUNABLE_RMEM] = {
+		"rmem", &smc_rmem, SMC_CLC_RMBE_MIN_SIZE, SMC_BUF_MAX_ELEM },
+};
+
+static int smc_tunable_set(const char *val, const struct kernel_param *kp)
+{
+	const struct smc_tunable *t = kp->arg;
+	struct kernel_param one = *kp;
+
+	one.arg = t->var;
+	return param_set_uint_minmax(val, &one, t->min, t->max);
+}
+
+static int smc_tunable_get(char *buf, const struct kernel_param *kp)
+{
+	const struct smc_tunable *t = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*t->var));
+}
+
+static const struct kernel_param_ops smc_tunable_ops = {
+	.set = smc_tunable_set,
+	.get = smc_tunable_get,
+};
+
+module_param_cb(clc_timeout_ms, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_CLC_TIMEOUT], 0644);
+MODULE_PARM_DESC(clc_timeout_ms,
+		 "How long to wait for the peer's next CLC message, in ms (100-60000, default 6000)");
+module_param_cb(hs_limit, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_HS_LIMIT], 0644);
+MODULE_PARM_DESC(hs_limit,
+		 "CLC handshakes one listener runs at once; more clients get plain TCP (1-65535, default 64)");
+module_param_cb(llc_timeout_ms, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_LLC_TIMEOUT], 0644);
+MODULE_PARM_DESC(llc_timeout_ms,
+		 "Wait this long for an LLC reply or a free send buffer, in ms (100-60000, default 5000)");
+module_param_cb(keepalive_ms, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_KEEPALIVE], 0644);
+MODULE_PARM_DESC(keepalive_ms,
+		 "Send TEST LINK after this much silence on a link, in ms, 0: never (0-3600000, default 30000)");
+module_param_cb(lgr_linger_ms, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_LGR_LINGER], 0644);
+MODULE_PARM_DESC(lgr_linger_ms,
+		 "Keep an unused link group this long before deleting it, in ms (0-86400000, default 600000)");
+module_param_cb(close_timeout_ms, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_CLOSE_TIMEOUT], 0644);
+MODULE_PARM_DESC(close_timeout_ms,
+		 "After close(), wait this long for the peer's close or abort before aborting and reusing the RMB element, in ms (100-3600000, default 60000)");
+module_param_cb(rmem, &smc_tunable_ops, &smc_tunables[SMC_TUNABLE_RMEM],
+		0644);
+MODULE_PARM_DESC(rmem,
+		 "RMB element size of connections whose socket has no SO_RCVBUF set, in bytes (16384-524288, default 131072)");
+
+/* before 6.6 an empty entry ends a sysctl table */
+#ifdef register_net_sysctl
+#define SMC_SYSCTL_END	0
+#else
+#define SMC_SYSCTL_END	1
+#endif
+
+static struct ctl_table smc_sysctl_table[SMC_TUNABLES_NR + SMC_SYSCTL_END];
+static struct ctl_table_header *smc_sysctl_hdr;
+
+/**
+ * smc_sysctl_init() - register net.smc.* in the initial namespace
+ *
+ * One sysctl per entry of smc_tunables[], with its range. Not fatal:
+ * without the directory (taken by another module) the module parameters
+ * still work.
+ */
+void smc_sysctl_init(void)
+{
+	const struct smc_tunable *t;
+	int i;
+
+	for (i = 0; i < SMC_TUNABLES_NR; i++) {
+		t = &smc_tunables[i];
+		smc_sysctl_table[i] = (struct ctl_table) {
+			.procname	= t->name,
+			.data		= t->var,
+			.maxlen		= sizeof(unsigned int),
+			.mode		= 0644,
+			.proc_handler	= proc_douintvec_minmax,
+			.extra1		= (void *)&t->min,
+			.extra2		= (void *)&t->max,
+		};
+	}
+	smc_sysctl_hdr = register_net_sysctl(&init_net, "net/smc",
+					     smc_sysctl_table);
+	if (!smc_sysctl_hdr)
+		pr_warn("net.smc sysctls not registered; use the module parameters\n");
+}
+
+/**
+ * smc_sysctl_exit() - unregister net.smc.*
+ */
+void smc_sysctl_exit(void)
+{
+	if (smc_sysctl_hdr)
+		unregister_net_sysctl_table(smc_sysctl_hdr);
+	smc_sysctl_hdr = NULL;
+}
