@@ -439,9 +439,14 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 	return read_pnet(&lgr->net);
 }
 
-/* core.c */
+/* tunables.c */
 extern unsigned int smc_llc_timeout_ms;
 extern unsigned int smc_lgr_linger_ms;
+extern unsigned int smc_close_timeout_ms;
+extern unsigned int smc_keepalive_ms;
+extern unsigned int smc_rmem;
+
+/* core.c */
 extern struct workqueue_struct *smc_lgr_wq;
 struct smc_link_group *smc_lgr_find(struct net *net, bool server,
 				    const u8 peer_id[SMC_PEER_ID_LEN],
@@ -487,7 +492,6 @@ void smc_wr_tx_put(struct smc_link *lnk, void *buf);
 void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
 
 /* conn.c, tx.c, rx.c */
-extern unsigned int smc_close_timeout_ms;
 struct smc_sock;
 int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr);
 int smc_conn_peer(struct smc_sock *smc,
@@ -548,11 +552,9 @@ void smc_llc_work(struct work_struct *work);
 void smc_llc_keepalive(struct work_struct *work);
 void smc_llc_keepalive_start(struct smc_link *lnk);
 void smc_llc_test_link(struct smc_link *lnk);
-extern unsigned int smc_keepalive_ms;
 void smc_llc_purge(struct smc_link_group *lgr);
 
 /* buf.c */
-extern unsigned int smc_rmem;
 
 /* keepalive.c */
 void smc_keepalive_init(struct smc_conn *conn);

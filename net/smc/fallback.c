@@ -194,14 +194,16 @@ static bool smc_sockopt_clcsock_only(int optname)
 
 /*
  * Options that hook TCP's data path, which SMC-R data never passes: kTLS
- * (the "tls" ULP and its SOL_TLS options) would leave the application
- * sending plaintext over RoCE while it believes it encrypts. Refused in
- * every state, as Linux's SMC refuses TCP_ULP: before the handshake decided
- * it is not known whether data will pass through TCP.
+ * (installing the "tls" ULP, and its SOL_TLS options) would leave the
+ * application sending plaintext over RoCE while it believes it encrypts.
+ * Refused in every state, as Linux's SMC refuses TCP_ULP: before the
+ * handshake decided it is not known whether data will pass through TCP.
+ * Reading TCP_ULP (no ULP: an empty name) stays TCP's.
  */
-static bool smc_sockopt_refused(int level, int optname)
+static bool smc_sockopt_refused(int level, int optname, bool set)
 {
-	return level == SOL_TLS || (level == SOL_TCP && optname == TCP_ULP);
+	return level == SOL_TLS || (set && level == SOL_TCP &&
+				    optname == TCP_ULP);
 }
 
 /**
@@ -228,7 +230,7 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 	void *val;
 	int rc;
 
-	if (smc_sockopt_refused(level, optname))
+	if (smc_sockopt_refused(level, optname, true))
 		return -EOPNOTSUPP;
 	if (level != SOL_SOCKET) {
 		rc = clcsock->ops->setsockopt(clcsock, level, optname, optval,
@@ -268,7 +270,7 @@ int smc_getsockopt(struct socket *sock, int level, int optname,
 	struct smc_sock *smc = smc_sk(sock->sk);
 	struct socket *clcsock = smc->clcsock;
 
-	if (smc_sockopt_refused(level, optname))
+	if (smc_sockopt_refused(level, optname, false))
 		return -EOPNOTSUPP;
 	return clcsock->ops->getsockopt(clcsock, level, optname, optval,
 					optlen);

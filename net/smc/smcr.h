@@ -173,8 +173,6 @@ static inline bool smc_hs_pending(const struct smc_sock *smc)
 /* af_smc.c */
 extern struct workqueue_struct *smc_hs_wq;
 extern struct workqueue_struct *smc_listen_wq;
-extern unsigned int smc_clc_timeout_ms;
-extern unsigned int smc_hs_limit;
 extern u8 smc_local_peer_id[SMC_PEER_ID_LEN];
 struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 				int protocol, int kern);
@@ -278,6 +276,8 @@ bool smc_conn_diag(struct smc_sock *smc, struct smc_diag_conninfo *ci,
 		   struct smc_diag_lgrinfo *li);
 
 /* tunables.c */
+extern unsigned int smc_clc_timeout_ms;
+extern unsigned int smc_hs_limit;
 void smc_sysctl_init(void);
 void smc_sysctl_exit(void);
 

@@ -5,7 +5,8 @@
 # TIMEOUT: 90
 #
 # Asserts: setsockopt(SOL_TCP, TCP_ULP, "tls"), setsockopt(SOL_TLS, TLS_TX)
-# and getsockopt(SOL_TLS, TLS_TX) fail with EOPNOTSUPP on an AF_SMC socket
+# and getsockopt(SOL_TLS, TLS_TX) fail with EOPNOTSUPP (getsockopt(TCP_ULP)
+# answers as TCP does: no ULP) on an AF_SMC socket
 # before connect, on a listener, and on both ends of a connection that runs
 # over SMC-R (diag mode smcr); a byte then still goes each way. kTLS hooks
 # TCP's data path, which SMC-R data never passes: a socket that took the

@@ -1070,6 +1070,12 @@ void expect_no_tls(int fd, const std::string &when)
 	rc = ::getsockopt(fd, SOL_TLS, kTlsTx, info, &len);
 	check(rc < 0 && errno == EOPNOTSUPP, when + ": getsockopt(SOL_TLS, TLS_TX) returned " +
 	      std::to_string(rc) + " (" + std::strerror(errno) + "), expected EOPNOTSUPP");
+	// reading TCP_ULP stays TCP's answer: no ULP, an empty name
+	char name[16] = {};
+	socklen_t nlen = sizeof(name);
+	rc = ::getsockopt(fd, SOL_TCP, TCP_ULP, name, &nlen);
+	check(rc == 0 && nlen == 0, when + ": getsockopt(TCP_ULP) returned " + std::to_string(rc) +
+	      " with " + std::to_string(nlen) + " bytes, expected 0 and none (no ULP)");
 }
 
 // One byte each way: the refusals left the connection working.
