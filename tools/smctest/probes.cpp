@@ -1089,8 +1089,15 @@ void no_tls_exchange(int fd, bool first)
 		write_all(fd, &b, 1);
 }
 
+void no_tls_only_smc(const Config &c)
+{
+	if (c.family != Family::Smc)
+		throw Skip("no-tls checks AF_SMC sockets; TCP takes kTLS (use --family smc)");
+}
+
 void no_tls_server(const Config &c, int lfd)
 {
+	no_tls_only_smc(c);
 	expect_no_tls(lfd, "listening socket");
 	announce(c, lfd);
 	UniqueFd fd = accept_blocking(lfd);
@@ -1102,6 +1109,7 @@ void no_tls_server(const Config &c, int lfd)
 
 void no_tls_client(const Config &c)
 {
+	no_tls_only_smc(c);
 	auto to = peer_addr(c);
 	UniqueFd fresh = make_socket(c.family, to.family() == AF_INET6);
 	expect_no_tls(fresh.get(), "socket before connect");
