@@ -46,7 +46,7 @@ unset kernels		# set by --kernels or SMCR_CHECK_KERNELS, else below
 # and kmemleak scans excluded. Measured on a quiet machine, with margin; a
 # kernel over its budget fails make check (tools/testing/vm/README.md,
 # "Budgets"). SMCR_CHECK_BUDGETS="debug=N 6.12=N 6.1=N" overrides, 0 = none.
-declare -A budget=([debug]=1500 [6.12]=420 [6.1]=420)
+declare -A budget=([debug]=2000 [6.12]=420 [6.1]=420)
 for kv in ${SMCR_CHECK_BUDGETS:-}; do
 	[[ $kv =~ ^(debug|6\.12|6\.1)=([0-9]+)$ ]] || { echo "check: bad SMCR_CHECK_BUDGETS entry '$kv'" >&2; exit 2; }
 	budget[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
@@ -279,8 +279,8 @@ for k in $kernels; do
 		fi
 	fi
 	phases+=("$k: after the tests (kmemleak scans, poweroff) ${g_after:-?}")
-	while read -r secs id; do
-		timings+=("$secs $k $id")
+	while read -r tsecs id; do
+		timings+=("$tsecs $k $id")
 	done < <(sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+) \(([0-9]+) s\).*/\3 \2/p' "$kl/a.out" 2>/dev/null)
 
 	count_tap "$kl/a.out"
@@ -329,7 +329,7 @@ for p in "${setup[@]}" "${phases[@]}"; do say "    $(printf '%-52s %6s' "${p% *}
 if ((${#timings[@]})); then
 	say "  slowest selftests:"
 	printf '%s\n' "${timings[@]}" | sort -rn | head -n 10 |
-		while read -r secs k id; do say "    $(printf '%5s s  %-6s %s' "$secs" "$k" "$id")"; done
+		while read -r tsecs k id; do say "    $(printf '%5s s  %-6s %s' "$tsecs" "$k" "$id")"; done
 fi
 for f in "${failures[@]}"; do say "  FAILURE $f"; done
 ((total_skip == 0)) || say "  $total_skip skipped"
