@@ -33,6 +33,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/smc_diag.h>
 #include <linux/xarray.h>
 #include <smcr/cdc_wire.h>
@@ -41,6 +42,12 @@
 #include "smcr.h"
 
 #define SMC_CDC_CONN_DONE	(SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)
+
+static unsigned int smc_test_cdc_rx_delay_ms;
+module_param_named(test_cdc_rx_delay_ms, smc_test_cdc_rx_delay_ms, uint,
+		   0644);
+MODULE_PARM_DESC(test_cdc_rx_delay_ms,
+		 "TEST ONLY: hold every received CDC message this long (at most 2000 ms) between finding its connection and applying it, to widen races with the connection's end (default 0)");
 
 static void smc_conn_end_work(struct work_struct *work);
 
@@ -263,11 +270,16 @@ static void smc_conn_end(struct smc_sock *smc)
 	if (cancel_delayed_work(&conn->close_work))
 		sock_put(&smc->sk);	/* the timer's reference */
 	xa_erase_bh(&lgr->conns_xa, conn->token);
-	smc_buf_put(lgr, &conn->rmbe);
-	smc_buf_put(lgr, &conn->sndbuf);
-	spin_lock_bh(&conn->lock);	/* smc_conn_diag() */
+	/*
+	 * A CDC message that found the connection before the erase may still
+	 * be in smc_cdc_rx(): it touches the elements only under conn->lock
+	 * and while conn->lgr is set, so they go back after this.
+	 */
+	spin_lock_bh(&conn->lock);
 	conn->lgr = NULL;
 	spin_unlock_bh(&conn->lock);
+	smc_buf_put(lgr, &conn->rmbe);
+	smc_buf_put(lgr, &conn->sndbuf);
 	smc_lgr_conn_put(lgr);
 	sock_put(&smc->sk);		/* the table's reference */
 }
@@ -467,17 +479,19 @@ static void smc_conn_wake(struct sock *sk)
  * @msg: the received bytes
  * @len: their number
  *
- * Context: receive completion (workqueue); does not sleep.
+ * Context: receive completion (workqueue); does not sleep, but for the
+ * test-only test_cdc_rx_delay_ms.
  */
 void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 {
 	const struct smc_cdc_msg_wire *wire = msg;
 	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_ring rx_ring, tx_ring;
 	struct smc_cdc_info info;
-	struct smc_ring tx_ring;
 	struct smc_conn *conn;
 	struct smc_sock *smc;
 	bool end = false, upd;
+	unsigned int delay;
 	int urg, state;
 
 	if (len < sizeof(*wire))
@@ -498,22 +512,29 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	xa_unlock_bh(&lgr->conns_xa);
 	if (!smc)
 		return;
+	delay = READ_ONCE(smc_test_cdc_rx_delay_ms);
+	if (unlikely(delay))		/* receive completions run in a work */
+		msleep(min(delay, 2000U));
 	conn = &smc->conn;
 	spin_lock_bh(&conn->lock);
+	rx_ring = conn->rx_ring;
 	tx_ring = conn->tx_ring;
 	spin_unlock_bh(&conn->lock);
 	/* before smc_conn_peer() (server, racing the client's first CDC)
 	 * the peer's consumer cursor can only be its first one
 	 */
 	if (!tx_ring.size)
-		tx_ring = conn->rx_ring;
-	if (smc_cdc_parse(msg, len, &conn->rx_ring, &tx_ring, &info) ||
+		tx_ring = rx_ring;
+	if (smc_cdc_parse(msg, len, &rx_ring, &tx_ring, &info) ||
 	    (info.prod_flags & SMC_CDC_PROD_FAILOVER))
 		goto out;
 	spin_lock_bh(&conn->lock);
-	if (conn->rx_seq_valid && !smc_cdc_seq_after(info.seqno, conn->rx_seq)) {
+	/* ended meanwhile (smc_conn_end()): the elements may be gone */
+	if (!conn->lgr ||
+	    (conn->rx_seq_valid &&
+	     !smc_cdc_seq_after(info.seqno, conn->rx_seq))) {
 		spin_unlock_bh(&conn->lock);
-		goto out;	/* old or duplicate */
+		goto out;	/* ended, or old or duplicate */
 	}
 	conn->rx_seq = info.seqno;
 	conn->rx_seq_valid = true;

@@ -337,6 +337,9 @@ struct smc_link_group {
 /**
  * struct smc_conn - the SMC-R side of a connection (RFC 7609 4)
  * @lgr: its link group (a connection is counted there); NULL in fallback
+ *	and once the connection ended. Set and cleared under @lock;
+ *	smc_conn_end() clears it before it gives @rmbe and @sndbuf back, so
+ *	code that holds @lock and sees it set may touch the elements
  * @lnk: the link its RDMA writes and CDC messages use
  * @token: our alert token, key of the connection in lgr->conns_xa
  * @peer_token: the peer's alert token

@@ -1,5 +1,6 @@
 #include "clc.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace smctest::clc {
@@ -117,24 +118,58 @@ Bytes proposal_linux_v2(uint32_t ipv4_subnet, uint8_t prefix_len)
 	return m;
 }
 
-Bytes accept_confirm(uint8_t type)
+Bytes accept_confirm(uint8_t type, const AcceptConfirmSpec &s)
 {
-	Bytes m = header(type, 0, type == Accept ? 0x18 : 0x10); // v1; Accept: first contact
-	ProposalSpec s;
+	uint8_t flags = 0x10; // version 1, SMC-R
+	if (type == Accept && s.first_contact)
+		flags |= 0x08;
+	Bytes m = header(type, 0, flags);
 	put(m, s.peer_id);
 	put(m, s.gid);
 	put(m, s.mac);
-	put(m, std::array<uint8_t, 3>{0x12, 0x34, 0x56});	     // QP number
-	put32(m, 0xdeadbeef);					     // RMB rkey
-	m.push_back(1);						     // RMBE index
-	put32(m, 0x1001);					     // alert token
-	m.push_back(0x23);					     // Bsize 2 (64K), MTU 3 (1024)
-	m.push_back(0);						     // reserved
-	put(m, std::array<uint8_t, 8>{0, 0, 0x7f, 0, 0x12, 0x34, 0x50, 0}); // RMB address
-	m.push_back(0);						     // reserved
-	put(m, std::array<uint8_t, 3>{0xab, 0xcd, 0xef});	     // PSN
+	m.push_back(static_cast<uint8_t>(s.qpn >> 16));
+	put16(m, static_cast<uint16_t>(s.qpn));
+	put32(m, s.rmb_rkey);
+	m.push_back(s.rmbe_idx);
+	put32(m, s.alert_token);
+	m.push_back(static_cast<uint8_t>(s.rmbe_size_code << 4 | (s.mtu & 0x0f)));
+	m.push_back(0); // reserved
+	put32(m, static_cast<uint32_t>(s.rmb_vaddr >> 32));
+	put32(m, static_cast<uint32_t>(s.rmb_vaddr));
+	m.push_back(0); // reserved
+	m.push_back(static_cast<uint8_t>(s.psn >> 16));
+	put16(m, static_cast<uint16_t>(s.psn));
 	finish(m);
 	return m;
+}
+
+std::optional<AcceptConfirmSpec> accept_confirm_parse(const Bytes &m)
+{
+	if (m.size() != kAcceptLen || !trailer_ok(m))
+		return std::nullopt;
+	Header h = parse_header(m.data());
+	if (!h.eye_ok || (h.type != Accept && h.type != Confirm) || h.length != kAcceptLen)
+		return std::nullopt;
+	auto be = [&](size_t off, size_t n) {
+		uint64_t v = 0;
+		for (size_t i = 0; i < n; ++i)
+			v = v << 8 | m[off + i];
+		return v;
+	};
+	AcceptConfirmSpec s;
+	std::copy_n(&m[8], 8, s.peer_id.begin());
+	std::copy_n(&m[16], 16, s.gid.begin());
+	std::copy_n(&m[32], 6, s.mac.begin());
+	s.qpn = static_cast<uint32_t>(be(38, 3));
+	s.rmb_rkey = static_cast<uint32_t>(be(41, 4));
+	s.rmbe_idx = m[45];
+	s.alert_token = static_cast<uint32_t>(be(46, 4));
+	s.rmbe_size_code = m[50] >> 4;
+	s.mtu = m[50] & 0x0f;
+	s.rmb_vaddr = be(52, 8);
+	s.psn = static_cast<uint32_t>(be(61, 3));
+	s.first_contact = h.flags & 0x08;
+	return s;
 }
 
 Header parse_header(const uint8_t *p)

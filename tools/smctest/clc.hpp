@@ -57,8 +57,29 @@ Bytes proposal_v1(const ProposalSpec &s);
 // one user EID, default sysctls; kunit/clc_test.c golden_prop_linux_v2):
 // 164 bytes. ipv4_subnet/prefix_len go into its IP prefix area.
 Bytes proposal_linux_v2(uint32_t ipv4_subnet, uint8_t prefix_len);
+// Fields of a version 1 Accept or Confirm (Figures 28, 29). The defaults
+// are those of kunit/clc_test.c's golden vectors.
+struct AcceptConfirmSpec {
+	std::array<uint8_t, 8> peer_id{0x12, 0x34, 0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc};
+	std::array<uint8_t, 16> gid{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0x00, 0xff, 0xfe, 0xaa, 0xbb, 0xcc};
+	std::array<uint8_t, 6> mac{0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc};
+	uint32_t qpn = 0x123456;
+	uint32_t rmb_rkey = 0xdeadbeef;
+	uint8_t rmbe_idx = 1;
+	uint32_t alert_token = 0x1001;
+	uint8_t rmbe_size_code = 2; // 64 KiB
+	uint8_t mtu = 3;	    // 1024
+	uint64_t rmb_vaddr = 0x00007f0012345000;
+	uint32_t psn = 0xabcdef;
+	bool first_contact = true; // Accept only
+};
+
 // Version 1 Accept (first contact) or Confirm, 68 bytes (Figures 28, 29).
-Bytes accept_confirm(uint8_t type);
+Bytes accept_confirm(uint8_t type, const AcceptConfirmSpec &s = {});
+// An Accept or Confirm of version 1 (68 bytes, trailer checked), or nothing.
+std::optional<AcceptConfirmSpec> accept_confirm_parse(const Bytes &m);
+// RMBE size of a size code (A.2.3): 16 KiB << code.
+inline uint32_t rmbe_size(uint8_t code) { return (16u << 10) << code; }
 
 // Reader side: what a received message looks like.
 struct Header {

@@ -35,6 +35,10 @@ commands:
   clc-peer --role client|server --script NAME ...   hostile CLC peer over
            plain TCP (clc-peer --list); the smcr side needs the module
            parameter test_clc_without_option=1
+  link-peer --addr ADDR --port P --script NAME ...   scripted SMC-R client
+           below CLC: CLC, an RC QP on the local RoCE port, CONFIRM LINK,
+           then CDC/LLC messages and RDMA writes as the script says
+           (link-peer --list); the smcr server needs test_clc_without_option=1
   help
 
 common options:
@@ -83,6 +87,11 @@ the duplex data after a fallback, --ready-file for --role server):
   --decline-code CODE  diagnosis of the Declines the peer sends (default NOSMCRDEV)
   --expect-decline CODE  expect this Decline code instead of the script's
   --drop-wait DUR      wait this long for a reply or the drop (default 30s)
+
+link-peer options (plus --addr/--port, --bytes/--seed for the duplex data
+the scripts move: the smcr side runs `smctest server --mode duplex` with the
+same --bytes/--seed):
+  --script NAME        what to do and what to expect (link-peer --list)
 
 assertions on the AF_SMC socket (checked via sock_diag before close):
   --expect-mode fallback|smcr
@@ -155,6 +164,7 @@ Config parse_cli(const std::vector<std::string> &args)
 	else if (cmd == "diag") c.cmd = Command::Diag;
 	else if (cmd == "hold") c.cmd = Command::Hold;
 	else if (cmd == "clc-peer") c.cmd = Command::ClcPeer;
+	else if (cmd == "link-peer") c.cmd = Command::LinkPeer;
 	else if (cmd == "help" || cmd == "--help" || cmd == "-h") { c.cmd = Command::Help; return c; }
 	else if (cmd == "probe") {
 		c.cmd = Command::Probe;
@@ -275,6 +285,13 @@ Config parse_cli(const std::vector<std::string> &args)
 		if (!port_set) throw ArgError("clc-peer needs --port");
 		if (c.role == Role::Client && c.addr.empty()) throw ArgError("clc-peer --role client needs --addr");
 		if (c.family == Family::Smc && args_family_smc_given) throw ArgError("clc-peer is plain TCP (--family tcp)");
+		break;
+	case Command::LinkPeer:
+		if (c.list)
+			break;
+		if (c.script.empty()) throw ArgError("link-peer needs --script NAME (or --list)");
+		if (!port_set || c.addr.empty()) throw ArgError("link-peer needs --addr and --port");
+		if (c.ipv6) throw ArgError("link-peer speaks SMC-R v1 over IPv4 only");
 		break;
 	default:
 		break;

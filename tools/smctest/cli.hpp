@@ -8,7 +8,7 @@
 
 namespace smctest {
 
-enum class Command { Help, Server, Client, Diag, Probe, Hold, ClcPeer };
+enum class Command { Help, Server, Client, Diag, Probe, Hold, ClcPeer, LinkPeer };
 enum class Family { Smc, Tcp };
 // Server behaviour; the client names the server mode it talks to.
 enum class Mode { Sink, Echo, Source, Duplex };
@@ -22,7 +22,7 @@ struct Config {
 	Command cmd = Command::Help;
 	std::string probe;	// probe name (Command::Probe)
 	bool list = false;	// probe/clc-peer --list
-	std::string script;	// clc-peer --script
+	std::string script;	// clc-peer/link-peer --script
 	uint32_t decline_code = 0x03030002; // clc-peer: diagnosis of the Declines it sends
 	std::optional<uint32_t> expect_decline; // clc-peer: override the script's expected code
 	uint64_t drop_wait_ms = 30000;	// clc-peer: how long to wait for a reply or the drop

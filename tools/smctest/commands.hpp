@@ -18,5 +18,6 @@ int run_hold(const Config &c);
 int run_probe(const Config &c); // probes.cpp
 int run_clc_peer(const Config &c); // clcpeer.cpp
 std::vector<std::string> clc_peer_script_names();
+int run_link_peer(const Config &c); // linkpeer.cpp
 
 } // namespace smctest

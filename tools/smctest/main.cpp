@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 		case Command::Probe: return run_probe(c);
 		case Command::Hold: return run_hold(c);
 		case Command::ClcPeer: return run_clc_peer(c);
+		case Command::LinkPeer: return run_link_peer(c);
 		}
 	} catch (const smcr::ArgError &e) {
 		std::cerr << "smctest: " << e.what() << "\n";

@@ -113,3 +113,36 @@ TEST(Clc, ReaderRejectsMalformed)
 	EXPECT_FALSE(decline_diagnosis(m));
 	EXPECT_FALSE(decline_diagnosis(accept_confirm(Accept)));
 }
+
+TEST(Clc, AcceptConfirmRoundTrip)
+{
+	AcceptConfirmSpec s;
+	s.qpn = 0xabcdef;
+	s.rmb_rkey = 0x01020304;
+	s.rmbe_idx = 7;
+	s.alert_token = 0x5a000001;
+	s.rmbe_size_code = 3;
+	s.mtu = 5;
+	s.rmb_vaddr = 0x0123456789abcdefULL;
+	s.psn = 0x123456;
+	auto m = accept_confirm(Confirm, s);
+	ASSERT_EQ(m.size(), kAcceptLen);
+	auto p = accept_confirm_parse(m);
+	ASSERT_TRUE(p);
+	EXPECT_EQ(p->qpn, s.qpn);
+	EXPECT_EQ(p->rmb_rkey, s.rmb_rkey);
+	EXPECT_EQ(p->rmbe_idx, s.rmbe_idx);
+	EXPECT_EQ(p->alert_token, s.alert_token);
+	EXPECT_EQ(p->rmbe_size_code, s.rmbe_size_code);
+	EXPECT_EQ(p->mtu, s.mtu);
+	EXPECT_EQ(p->rmb_vaddr, s.rmb_vaddr);
+	EXPECT_EQ(p->psn, s.psn);
+	EXPECT_FALSE(p->first_contact); // a Confirm has no F bit
+	auto a = accept_confirm_parse(golden_accept);
+	ASSERT_TRUE(a);
+	EXPECT_TRUE(a->first_contact);
+	EXPECT_EQ(accept_confirm(Accept, *a), golden_accept);
+	m.back() ^= 0xff;
+	EXPECT_FALSE(accept_confirm_parse(m));
+	EXPECT_FALSE(accept_confirm_parse(golden_decline_v1));
+}

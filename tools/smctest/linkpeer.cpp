@@ -1,0 +1,647 @@
+// smctest link-peer: a scripted SMC-R peer below CLC.
+//
+// It plays an SMC-R v1 client to an smcr server (which runs CLC on a plain
+// TCP socket with the module parameter test_clc_without_option=1):
+//   Proposal -> Accept (first contact: a fresh peer ID every run), an RC QP
+//   of its own on the local RoCE port, its own RMB (one 64 KiB element it
+//   registers for remote write), Confirm, then the server's CONFIRM LINK and
+//   our reply (RFC 7609 3.5.1). From there it is an SMC-R endpoint: it
+//   RDMA-writes into the server's RMBE and sends CDC messages (A.4), reads
+//   what the server writes into its RMB and checks every CDC message the
+//   server sends against the rings (a cursor of smcr's that goes backwards
+//   or past what is possible fails the run), answers TEST LINK, and logs
+//   every LLC message.
+//
+// The scripts lie where a hostile peer would and state what smcr must do;
+// the data they move is smctest's duplex pattern (we send --seed, the
+// server --seed+1), so the smcr application is a plain
+// `smctest server --mode duplex --bytes N --seed S --expect-mode smcr`
+// whose own checksum says whether a lie reached its data.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <span>
+
+#include "clc.hpp"
+#include "clcio.hpp"
+#include "commands.hpp"
+#include "net.hpp"
+#include "smcr/args.hpp"
+#include "smcr/pattern.hpp"
+#include "verbs.hpp"
+#include "wire.hpp"
+
+namespace smctest {
+
+namespace {
+
+using smcr::UniqueFd;
+using wire::Cursor;
+
+constexpr uint32_t kOurToken = 0x5a000001;
+constexpr uint8_t kOurSizeCode = 2; // 64 KiB RMBE
+constexpr unsigned kSendSlots = 32;
+constexpr unsigned kRecvSlots = 32;
+constexpr uint32_t kRecvLen = 128; // larger than 44: an oversized SEND shows
+constexpr unsigned kSqDepth = 128;
+constexpr uint64_t kWaitMs = 20000;
+
+enum WrKind : uint64_t { kWrRecv = 1ULL << 32, kWrSend = 2ULL << 32, kWrWrite = 3ULL << 32 };
+
+// One RMBE as a ring (RFC 7609 4.3): cursors begin and wrap at start.
+// The peer tracks positions as linear byte counts and converts.
+struct Ring {
+	uint32_t size = 0;
+	uint32_t start = 0;
+
+	uint32_t cap() const { return size - start; }
+	Cursor at(uint64_t n) const
+	{
+		return {static_cast<uint16_t>(n / cap()), static_cast<uint32_t>(start + n % cap())};
+	}
+	uint32_t offset(uint64_t n) const { return static_cast<uint32_t>(start + n % cap()); }
+	// The linear position of c nearest to ref (16-bit wraps), or nothing
+	// if c.count lies outside the data area.
+	std::optional<uint64_t> unwrap(Cursor c, uint64_t ref) const
+	{
+		if (c.count < start || c.count >= size)
+			return std::nullopt;
+		const int64_t dom = int64_t{65536} * cap();
+		int64_t x = int64_t{c.wrap} * cap() + (c.count - start);
+		int64_t d = ((x - static_cast<int64_t>(ref % static_cast<uint64_t>(dom))) % dom + dom) % dom;
+		if (d >= dom / 2)
+			d -= dom;
+		int64_t n = static_cast<int64_t>(ref) + d;
+		if (n < 0)
+			return std::nullopt;
+		return static_cast<uint64_t>(n);
+	}
+};
+
+struct LlcSeen {
+	uint8_t type;
+	uint8_t flags;
+	wire::Msg msg;
+};
+
+class Peer {
+public:
+	explicit Peer(const Config &c) : c_(c), rmb_(clc::rmbe_size(kOurSizeCode)), stage_(512 << 10),
+					msgs_(kSendSlots * wire::kMsgLen + kRecvSlots * kRecvLen)
+	{
+	}
+
+	// TCP, CLC, the QP and CONFIRM LINK; the link is then usable.
+	void establish();
+
+	// --- sending
+	// A CDC message with the current cursors; edit may lie in any field.
+	void send_cdc(uint8_t prod_flags = 0, uint8_t conn_flags = 0,
+		      const std::function<void(wire::Cdc &)> &edit = {});
+	void send_msg(const wire::Msg &m);
+	// RDMA-writes n pattern bytes at our producer position (no CDC).
+	void write_data(uint64_t n);
+	// Bytes we may write now (the server's RMBE minus what it holds).
+	uint64_t tx_space() const { return peer_ring_.cap() - (tx_prod_ - tx_peer_cons_); }
+
+	// --- receiving
+	// Handles completions for up to ms (at least one poll).
+	void pump(int ms);
+	// Pumps until pred() holds; false after ms.
+	bool pump_until(const std::function<bool()> &pred, uint64_t ms);
+	// Takes what the server wrote, checks it against its pattern and
+	// sends a consumer update when due.
+	void consume();
+
+	// --- the duplex exchange, both directions at once, then an orderly
+	// close (our D after the data, C after the server's C).
+	void duplex(uint64_t bytes, bool close = true);
+	void close_orderly();
+	// A TEST LINK request of ours is answered: the link is alive.
+	void expect_link_alive(const std::string &label);
+
+	uint64_t rx_got() const { return rx_cons_; }
+	uint8_t peer_conn_flags() const { return peer_conn_flags_; }
+	const std::vector<LlcSeen> &llc_seen() const { return llc_; }
+	const std::string &link_error() const { return link_error_; }
+	void set_answer_test_link(bool on) { answer_test_link_ = on; }
+	const Ring &peer_ring() const { return peer_ring_; }
+	const Ring &our_ring() const { return our_ring_; }
+	uint64_t tx_prod() const { return tx_prod_; }
+	uint64_t rx_cons() const { return rx_cons_; }
+	uint16_t tx_seq() const { return tx_seq_; }
+	const clc::AcceptConfirmSpec &accept() const { return acc_; }
+
+private:
+	uint8_t *send_slot() { return msgs_.data() + (tx_slot_++ % kSendSlots) * wire::kMsgLen; }
+	uint8_t *recv_slot(unsigned i) { return msgs_.data() + kSendSlots * wire::kMsgLen + i * kRecvLen; }
+	void wait_sq_room();
+	void on_recv(const ibv_wc &wc);
+	void on_cdc(const wire::Cdc &cdc);
+	void on_llc(const uint8_t *p);
+
+	const Config &c_;
+	UniqueFd fd_;
+	clc::AcceptConfirmSpec acc_;
+	verbs::Port port_;
+	// Buffers before the link, MRs after it: MRs go first, then the QP,
+	// CQ and PD, then the memory.
+	verbs::Buffer rmb_;
+	verbs::Buffer stage_;
+	verbs::Buffer msgs_;
+	std::unique_ptr<verbs::RcLink> link_;
+	verbs::Mr rmb_mr_;
+	verbs::Mr stage_mr_;
+	verbs::Mr msgs_mr_;
+
+	Ring our_ring_;
+	Ring peer_ring_;
+	uint64_t peer_addr_ = 0; // the server's RMBE
+	bool eyec_ = false;
+	uint8_t link_num_ = 0;
+
+	unsigned tx_slot_ = 0;
+	unsigned sq_out_ = 0;
+	uint16_t tx_seq_ = 0;
+	uint64_t tx_prod_ = 0;	    // bytes we wrote into the server's RMBE
+	uint64_t tx_peer_cons_ = 0; // of those, what the server consumed
+	uint64_t rx_prod_ = 0;	    // bytes the server wrote into ours
+	uint64_t rx_cons_ = 0;	    // of those, what we consumed
+	uint64_t rx_cons_sent_ = 0; // our consumer cursor as last sent
+	uint8_t sent_conn_flags_ = 0;
+	uint8_t peer_conn_flags_ = 0;
+	uint8_t peer_prod_flags_ = 0;
+	std::optional<uint16_t> rx_seq_;
+	std::optional<wire::ConfirmLink> confirm_link_;
+	std::vector<LlcSeen> llc_;
+	bool answer_test_link_ = true;
+	unsigned test_link_replies_ = 0;
+	std::string link_error_;
+};
+
+void Peer::establish()
+{
+	Config tc = c_;
+	tc.family = Family::Tcp;
+	fd_ = dial(tc, peer_addr(tc));
+	sockaddr_in local{};
+	socklen_t len = sizeof(local);
+	if (getsockname(fd_.get(), reinterpret_cast<sockaddr *>(&local), &len) < 0)
+		throw_errno("getsockname", errno);
+	port_ = verbs::find_port_ipv4(local.sin_addr.s_addr);
+	say("link-peer: " + local_name(fd_.get()) + " -> " + peer_name(fd_.get()) + " on " + port_.dev + " port " +
+	    std::to_string(port_.port) + " GID index " + std::to_string(port_.gid_index));
+
+	// A fresh peer ID (two random bytes, then our MAC, A.2.1): first contact.
+	std::random_device rd;
+	clc::ProposalSpec ps;
+	ps.peer_id[0] = static_cast<uint8_t>(rd());
+	ps.peer_id[1] = static_cast<uint8_t>(rd());
+	std::copy(port_.mac.begin(), port_.mac.end(), ps.peer_id.begin() + 2);
+	ps.gid = port_.gid;
+	ps.mac = port_.mac;
+	ps.ipv4_subnet = ntohl(local.sin_addr.s_addr) & 0xffffff00u;
+	ps.ipv4_prefix_len = 24;
+	clc::Bytes prop = clc::proposal_v1(ps);
+	write_all(fd_.get(), prop.data(), prop.size());
+	clc::Bytes a = read_clc(fd_.get(), kWaitMs, "the server's Accept");
+	auto acc = clc::accept_confirm_parse(a);
+	if (!acc || a[4] != clc::Accept)
+		throw Failure("expected an Accept, got " + clc::type_name(a[4]) + ": " + clc::hex(a) +
+			      (a[4] == clc::Decline ? " (server without test_clc_without_option=1 or a RoCE port?)"
+						    : ""));
+	acc_ = *acc;
+	if (!acc_.first_contact)
+		throw Failure("the Accept is not a first contact although our peer ID is new");
+
+	link_ = std::make_unique<verbs::RcLink>(port_, kSqDepth, kRecvSlots + 1);
+	rmb_mr_ = link_->reg(rmb_, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	stage_mr_ = link_->reg(stage_, IBV_ACCESS_LOCAL_WRITE);
+	msgs_mr_ = link_->reg(msgs_, IBV_ACCESS_LOCAL_WRITE);
+	link_->to_init();
+	for (unsigned i = 0; i < kRecvSlots; ++i)
+		link_->post_recv(kWrRecv | i, msgs_mr_.get(), recv_slot(i), kRecvLen);
+	verbs::Remote r;
+	r.gid = acc_.gid;
+	r.qpn = acc_.qpn;
+	r.psn = acc_.psn;
+	r.mtu = static_cast<ibv_mtu>(acc_.mtu);
+	link_->to_rtr(r);
+	link_->to_rts();
+
+	clc::AcceptConfirmSpec conf;
+	conf.peer_id = ps.peer_id;
+	conf.gid = port_.gid;
+	conf.mac = port_.mac;
+	conf.qpn = link_->qpn();
+	conf.rmb_rkey = rmb_mr_->rkey;
+	conf.rmbe_idx = 1;
+	conf.alert_token = kOurToken;
+	conf.rmbe_size_code = kOurSizeCode;
+	conf.mtu = static_cast<uint8_t>(link_->port().active_mtu);
+	conf.rmb_vaddr = reinterpret_cast<uintptr_t>(rmb_.data());
+	conf.psn = link_->psn();
+	clc::Bytes cm = clc::accept_confirm(clc::Confirm, conf);
+	write_all(fd_.get(), cm.data(), cm.size());
+
+	if (!pump_until([&] { return confirm_link_.has_value(); }, kWaitMs))
+		throw Failure("no CONFIRM LINK from the server" +
+			      (link_error_.empty() ? std::string() : " (" + link_error_ + ")"));
+	const wire::ConfirmLink &cl = *confirm_link_;
+	if (cl.response || cl.gid != acc_.gid || cl.mac != acc_.mac || cl.qpn != acc_.qpn || !cl.link_num)
+		throw Failure("the server's CONFIRM LINK does not match its Accept");
+	link_num_ = cl.link_num;
+	// The server chooses the RMBE format (Linux's flag bits, 4.4.1)
+	eyec_ = (cl.flags & wire::kNoRmbeEyec) != wire::kNoRmbeEyec;
+	wire::ConfirmLink resp;
+	resp.response = true;
+	resp.flags = cl.flags & wire::kNoRmbeEyec;
+	resp.mac = port_.mac;
+	resp.gid = port_.gid;
+	resp.qpn = link_->qpn();
+	resp.link_num = link_num_;
+	resp.link_uid = {0x4c, 0x50, static_cast<uint8_t>(rd()), static_cast<uint8_t>(rd())};
+	our_ring_ = {static_cast<uint32_t>(rmb_.size()), eyec_ ? 4u : 0u};
+	peer_ring_ = {clc::rmbe_size(acc_.rmbe_size_code), eyec_ ? 4u : 0u};
+	peer_addr_ = acc_.rmb_vaddr + static_cast<uint64_t>(acc_.rmbe_idx - 1) * peer_ring_.size;
+	if (eyec_)
+		std::memcpy(rmb_.data(), clc::kEyeCatcher.data(), 4);
+	send_msg(wire::confirm_link_build(resp));
+	say("link-peer: link up (server QP " + std::to_string(acc_.qpn) + ", ours " + std::to_string(link_->qpn()) +
+	    ", link " + std::to_string(link_num_) + ", server RMBE " + std::to_string(peer_ring_.size) + " bytes" +
+	    (eyec_ ? ", RFC eye catcher" : "") + ")");
+}
+
+void Peer::wait_sq_room()
+{
+	if (!pump_until([&] { return sq_out_ + 3 < kSqDepth || !link_error_.empty(); }, kWaitMs))
+		throw Failure("send queue full for " + std::to_string(kWaitMs) + " ms");
+	if (!link_error_.empty())
+		throw Failure("link failed: " + link_error_);
+}
+
+void Peer::send_msg(const wire::Msg &m)
+{
+	wait_sq_room();
+	uint8_t *slot = send_slot();
+	std::memcpy(slot, m.data(), m.size());
+	link_->post_send(kWrSend, msgs_mr_.get(), slot, wire::kMsgLen);
+	++sq_out_;
+}
+
+void Peer::send_cdc(uint8_t prod_flags, uint8_t conn_flags, const std::function<void(wire::Cdc &)> &edit)
+{
+	wire::Cdc cdc;
+	cdc.seqno = ++tx_seq_;
+	cdc.token = acc_.alert_token;
+	cdc.prod = peer_ring_.at(tx_prod_);
+	cdc.cons = our_ring_.at(rx_cons_);
+	cdc.prod_flags = prod_flags;
+	sent_conn_flags_ |= conn_flags;
+	cdc.conn_flags = sent_conn_flags_;
+	if (edit)
+		edit(cdc);
+	rx_cons_sent_ = rx_cons_;
+	send_msg(wire::cdc_build(cdc));
+}
+
+void Peer::write_data(uint64_t n)
+{
+	while (n) {
+		uint32_t off = peer_ring_.offset(tx_prod_);
+		uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(n, peer_ring_.size - off));
+		len = std::min<uint32_t>(len, static_cast<uint32_t>(stage_.size()));
+		smcr::pattern_fill(c_.seed, tx_prod_, std::span<uint8_t>(stage_.data(), len));
+		wait_sq_room();
+		link_->post_write(kWrWrite, stage_mr_.get(), stage_.data(), len, peer_addr_ + off, acc_.rmb_rkey);
+		++sq_out_;
+		// the staging buffer is reused: let the write take its bytes first
+		if (!pump_until([&] { return sq_out_ == 0 || !link_error_.empty(); }, kWaitMs) || !link_error_.empty())
+			throw Failure("RDMA write did not complete: " + link_error_);
+		tx_prod_ += len;
+		n -= len;
+	}
+}
+
+void Peer::pump(int ms)
+{
+	for (const ibv_wc &wc : link_->poll(ms)) {
+		if (wc.status != IBV_WC_SUCCESS) {
+			if (link_error_.empty())
+				link_error_ = verbs::wc_status(wc.status);
+			if ((wc.wr_id & ~0xffffffffULL) != kWrRecv && sq_out_)
+				--sq_out_;
+			continue;
+		}
+		if ((wc.wr_id & ~0xffffffffULL) == kWrRecv)
+			on_recv(wc);
+		else if (sq_out_)
+			--sq_out_;
+	}
+}
+
+bool Peer::pump_until(const std::function<bool()> &pred, uint64_t ms)
+{
+	uint64_t deadline = now_ms() + ms;
+	while (!pred()) {
+		uint64_t now = now_ms();
+		if (now >= deadline)
+			return false;
+		pump(static_cast<int>(std::min<uint64_t>(deadline - now, 100)));
+	}
+	return true;
+}
+
+void Peer::on_recv(const ibv_wc &wc)
+{
+	unsigned i = static_cast<unsigned>(wc.wr_id & 0xffffffff);
+	const uint8_t *p = recv_slot(i);
+	if (wc.opcode != IBV_WC_RECV || wc.byte_len != wire::kMsgLen || (wc.wc_flags & IBV_WC_WITH_IMM))
+		throw Failure("smcr sent a message of " + std::to_string(wc.byte_len) +
+			      " bytes (opcode " + std::to_string(wc.opcode) + "); every LLC and CDC message is 44");
+	if (p[0] == wire::kCdcType) {
+		auto cdc = wire::cdc_parse(p, wc.byte_len);
+		if (!cdc)
+			throw Failure("smcr sent a malformed CDC message");
+		on_cdc(*cdc);
+	} else {
+		on_llc(p);
+	}
+	link_->post_recv(wc.wr_id, msgs_mr_.get(), recv_slot(i), kRecvLen);
+}
+
+// Everything smcr says about the rings must be possible (A.4, 4.3).
+void Peer::on_cdc(const wire::Cdc &cdc)
+{
+	if (cdc.token != kOurToken)
+		throw Failure("smcr sent a CDC message with alert token " + std::to_string(cdc.token) + ", ours is " +
+			      std::to_string(kOurToken));
+	if (rx_seq_ && static_cast<uint16_t>(cdc.seqno - *rx_seq_) - 1u >= 0x7fffu)
+		throw Failure("smcr's CDC sequence number went from " + std::to_string(*rx_seq_) + " to " +
+			      std::to_string(cdc.seqno));
+	rx_seq_ = cdc.seqno;
+	if (cdc.prod_flags & wire::kProdFailover)
+		throw Failure("smcr sent a failover validation message on a one-link group");
+	auto prod = our_ring_.unwrap(cdc.prod, rx_prod_);
+	if (!prod || *prod < rx_prod_ || *prod > rx_cons_ + our_ring_.cap())
+		throw Failure("smcr's producer cursor (" + std::to_string(cdc.prod.wrap) + "," +
+			      std::to_string(cdc.prod.count) + ") is impossible: had " + std::to_string(rx_prod_) +
+			      ", consumed " + std::to_string(rx_cons_));
+	auto cons = peer_ring_.unwrap(cdc.cons, tx_peer_cons_);
+	if (!cons || *cons < tx_peer_cons_ || *cons > tx_prod_)
+		throw Failure("smcr's consumer cursor (" + std::to_string(cdc.cons.wrap) + "," +
+			      std::to_string(cdc.cons.count) + ") is impossible: we wrote " + std::to_string(tx_prod_));
+	if ((peer_conn_flags_ & wire::kConnClosed) && *prod != rx_prod_)
+		throw Failure("smcr wrote data after its close (C)");
+	rx_prod_ = *prod;
+	tx_peer_cons_ = *cons;
+	peer_prod_flags_ = cdc.prod_flags;
+	peer_conn_flags_ |= cdc.conn_flags;
+}
+
+void Peer::on_llc(const uint8_t *p)
+{
+	LlcSeen s{p[0], p[3], {}};
+	std::copy_n(p, wire::kMsgLen, s.msg.begin());
+	if (p[0] == wire::kConfirmLink && !confirm_link_) {
+		confirm_link_ = wire::confirm_link_parse(p, wire::kMsgLen);
+		return;
+	}
+	if (p[0] == wire::kTestLink) {
+		if (p[3] & wire::kLlcResp) {
+			++test_link_replies_;
+			return;
+		}
+		if (answer_test_link_) {
+			wire::Msg r;
+			std::copy_n(p, wire::kMsgLen, r.begin());
+			r[3] |= wire::kLlcResp;
+			send_msg(r);
+		}
+		return;
+	}
+	llc_.push_back(s);
+	say("link-peer: got " + wire::llc_name(p[0]) + ((p[3] & wire::kLlcResp) ? " reply" : " request"));
+}
+
+void Peer::consume()
+{
+	uint64_t n = rx_prod_ - rx_cons_;
+	while (n) {
+		uint32_t off = our_ring_.offset(rx_cons_);
+		uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(n, our_ring_.size - off));
+		std::span<const uint8_t> d(rmb_.data() + off, len);
+		size_t bad = smcr::pattern_mismatch(c_.seed + 1, rx_cons_, d);
+		if (bad != len)
+			throw Failure("data MISMATCH at offset " + std::to_string(rx_cons_ + bad) +
+				      " of what smcr wrote into our RMBE");
+		rx_cons_ += len;
+		n -= len;
+	}
+	bool want = peer_prod_flags_ & (wire::kProdWriteBlocked | wire::kProdConsUpdReq);
+	if (rx_cons_ != rx_cons_sent_ && (want || rx_cons_ - rx_cons_sent_ >= our_ring_.cap() / 2)) {
+		peer_prod_flags_ &= static_cast<uint8_t>(~(wire::kProdWriteBlocked | wire::kProdConsUpdReq));
+		send_cdc();
+	}
+}
+
+void Peer::duplex(uint64_t bytes, bool close)
+{
+	uint64_t deadline = now_ms() + 10 * kWaitMs;
+	bool sent_d = false;
+	while (now_ms() < deadline) {
+		pump(10);
+		if (!link_error_.empty())
+			throw Failure("link failed during the transfer: " + link_error_);
+		if (peer_conn_flags_ & wire::kConnAbort)
+			throw Failure("smcr aborted the connection (A) during the transfer");
+		consume();
+		if (tx_prod_ < bytes && tx_space()) {
+			write_data(std::min({tx_space(), bytes - tx_prod_, uint64_t{64} << 10}));
+			send_cdc(tx_space() ? 0 : wire::kProdWriteBlocked);
+		} else if (tx_prod_ == bytes && !sent_d && close) {
+			send_cdc(0, wire::kConnDoneWriting);
+			sent_d = true;
+		}
+		if (rx_cons_ > bytes)
+			throw Failure("smcr wrote more than --bytes");
+		bool peer_eof = peer_conn_flags_ & (wire::kConnDoneWriting | wire::kConnClosed);
+		if (tx_prod_ == bytes && rx_cons_ == bytes && (!close || (sent_d && peer_eof)))
+			break;
+	}
+	if (tx_prod_ != bytes || rx_cons_ != bytes)
+		throw Failure("transfer incomplete: sent " + std::to_string(tx_prod_) + " of " + std::to_string(bytes) +
+			      ", received " + std::to_string(rx_cons_));
+	say("link-peer: duplex data ok: sent " + std::to_string(bytes) + " bytes (seed " + std::to_string(c_.seed) +
+	    "), received " + std::to_string(bytes) + " bytes byte-exact (seed " + std::to_string(c_.seed + 1) + ")");
+	if (close)
+		close_orderly();
+}
+
+// 4.8.1: the server closes (C) after reading our D; we answer with C.
+void Peer::close_orderly()
+{
+	if (!pump_until([&] { return (peer_conn_flags_ & (wire::kConnClosed | wire::kConnAbort)) ||
+				     !link_error_.empty(); },
+			kWaitMs))
+		throw Failure("smcr never closed the connection (no C)");
+	if (peer_conn_flags_ & wire::kConnAbort)
+		throw Failure("smcr aborted the connection (A) instead of closing it");
+	if (!link_error_.empty())
+		throw Failure("link failed before the close: " + link_error_);
+	consume();
+	send_cdc(0, wire::kConnDoneWriting | wire::kConnClosed);
+	say("link-peer: orderly close (C both ways)");
+}
+
+void Peer::expect_link_alive(const std::string &label)
+{
+	unsigned before = test_link_replies_;
+	wire::Msg m = wire::llc_build(wire::kTestLink, 0);
+	m[4] = 0x5a;
+	send_msg(m);
+	if (!pump_until([&] { return test_link_replies_ > before || !link_error_.empty(); }, kWaitMs) ||
+	    !link_error_.empty())
+		throw Failure(label + ": the link is not alive: no TEST LINK reply" +
+			      (link_error_.empty() ? std::string() : " (" + link_error_ + ")"));
+	say(label + ": link alive (TEST LINK answered)");
+}
+
+// ---- scripts
+
+struct Script {
+	const char *name;
+	const char *desc;
+	const char *expect;
+	std::function<void(Peer &, const Config &)> run;
+};
+
+// A lie smcr must ignore: after it the honest exchange is byte-exact (the
+// server's own checksum and ours), and the link lives.
+void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
+			 const std::function<void(Peer &)> &lie)
+{
+	lie(p);
+	p.pump(200);
+	p.duplex(c.bytes);
+	p.expect_link_alive(label);
+}
+
+const std::vector<Script> &scripts()
+{
+	static const std::vector<Script> all = {
+		{"honest", "the duplex exchange of --bytes each way and an orderly close",
+		 "byte-exact both ways, C answered with C, link alive",
+		 [](Peer &p, const Config &c) {
+			 p.duplex(c.bytes);
+			 p.expect_link_alive("honest");
+		 }},
+		{"cdc-bad-token", "a CDC message whose producer cursor claims 100 bytes, under an alert token "
+				  "no connection has",
+		 "ignored: data byte-exact afterwards",
+		 [](Peer &p, const Config &c) {
+			 ignored_then_honest(p, c, "cdc-bad-token", [](Peer &q) {
+				 q.send_cdc(0, 0, [&](wire::Cdc &m) {
+					 m.token = q.accept().alert_token + 1;
+					 m.prod = q.peer_ring().at(q.tx_prod() + 100);
+				 });
+			 });
+		 }},
+		{"cdc-prod-beyond", "producer cursor count past the end of the server's RMBE",
+		 "ignored: data byte-exact afterwards",
+		 [](Peer &p, const Config &c) {
+			 ignored_then_honest(p, c, "cdc-prod-beyond", [](Peer &q) {
+				 q.send_cdc(0, 0, [&](wire::Cdc &m) { m.prod.count = q.peer_ring().size + 100; });
+			 });
+		 }},
+		{"cdc-prod-wrap2", "producer cursor two wraps ahead (more than the RMBE holds)",
+		 "ignored: data byte-exact afterwards",
+		 [](Peer &p, const Config &c) {
+			 ignored_then_honest(p, c, "cdc-prod-wrap2", [](Peer &q) {
+				 q.send_cdc(0, 0, [&](wire::Cdc &m) { m.prod.wrap = static_cast<uint16_t>(m.prod.wrap + 2); });
+			 });
+		 }},
+		{"cdc-prod-backwards", "100 bytes written, then a producer cursor 50 bytes back",
+		 "the cursor never moves back: data byte-exact afterwards",
+		 [](Peer &p, const Config &c) {
+			 // the duplex exchange continues from the 100 bytes on
+			 p.write_data(100);
+			 p.send_cdc();
+			 p.send_cdc(0, 0, [&](wire::Cdc &m) { m.prod = p.peer_ring().at(p.tx_prod() - 50); });
+			 p.pump(200);
+			 p.duplex(c.bytes);
+			 p.expect_link_alive("cdc-prod-backwards");
+		 }},
+		{"cdc-cons-ahead", "consumer cursor more than our RMBE ahead of what we consumed (beyond anything "
+				   "smcr can have written)",
+		 "ignored: smcr never overwrites bytes we did not consume (data byte-exact)",
+		 [](Peer &p, const Config &c) {
+			 ignored_then_honest(p, c, "cdc-cons-ahead", [](Peer &q) {
+				 q.send_cdc(0, 0, [&](wire::Cdc &m) {
+					 m.cons = q.our_ring().at(q.rx_cons() + q.our_ring().cap() + 4096);
+				 });
+			 });
+		 }},
+		{"cdc-seq-replay", "a CDC message replayed with its old sequence number and cursor after newer ones",
+		 "the old message is discarded (A.4): data byte-exact afterwards",
+		 [](Peer &p, const Config &c) {
+			 p.write_data(100);
+			 p.send_cdc();
+			 uint16_t old = p.tx_seq();
+			 wire::Cursor old_prod = p.peer_ring().at(p.tx_prod());
+			 p.write_data(100);
+			 p.send_cdc();
+			 p.send_cdc(0, 0, [&](wire::Cdc &m) {
+				 m.seqno = old;
+				 m.prod = old_prod;
+			 });
+			 p.pump(200);
+			 p.duplex(c.bytes);
+			 p.expect_link_alive("cdc-seq-replay");
+		 }},
+		{"urg-after-close",
+		 "our data, D and C; then one more byte flagged urgent (data after C) while the server "
+		 "closes: with test_cdc_rx_delay_ms the late message is still in smcr's receive path when the "
+		 "connection ends",
+		 "the late message finds no connection and is dropped: no oops, link alive",
+		 [](Peer &p, const Config &c) {
+			 p.duplex(c.bytes, false);
+			 p.send_cdc(0, wire::kConnDoneWriting | wire::kConnClosed);
+			 p.write_data(1);
+			 p.send_cdc(wire::kProdUrgPending | wire::kProdUrgPresent);
+			 p.pump_until([&] { return (p.peer_conn_flags() & wire::kConnClosed) != 0; }, kWaitMs);
+			 if (!(p.peer_conn_flags() & wire::kConnClosed))
+				 throw Failure("urg-after-close: smcr never closed (no C)");
+			 p.expect_link_alive("urg-after-close");
+		 }},
+	};
+	return all;
+}
+
+} // namespace
+
+int run_link_peer(const Config &c)
+{
+	if (c.list) {
+		for (const auto &s : scripts())
+			std::cout << s.name << "\t" << s.desc << "\texpect: " << s.expect << "\n";
+		return 0;
+	}
+	auto it = std::find_if(scripts().begin(), scripts().end(), [&](const Script &s) { return c.script == s.name; });
+	if (it == scripts().end())
+		throw smcr::ArgError("unknown link-peer script '" + c.script + "' (smctest link-peer --list)");
+	Peer p(c);
+	p.establish();
+	it->run(p, c);
+	say("link-peer " + c.script + ": ok (" + it->expect + ")");
+	return 0;
+}
+
+} // namespace smctest

@@ -1,0 +1,86 @@
+// The 44-byte messages of an SMC-R link (RFC 7609 A.3 LLC, A.4 CDC) as
+// smctest's link peer needs them: builders that take every field as given
+// (so a script can lie in any of them) and a parser for what smcr sends.
+// An independent implementation of include/smcr/{cdc,llc}_wire.h on
+// purpose: the test must not share the code under test.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace smctest::wire {
+
+inline constexpr size_t kMsgLen = 44;
+using Msg = std::array<uint8_t, kMsgLen>;
+
+inline constexpr uint8_t kCdcType = 0xfe;
+
+// CDC flags (A.4): byte 24 producer flags, byte 25 connection state
+enum : uint8_t {
+	kProdWriteBlocked = 0x80,
+	kProdUrgPending = 0x40,
+	kProdUrgPresent = 0x20,
+	kProdConsUpdReq = 0x10,
+	kProdFailover = 0x08,
+	kConnDoneWriting = 0x80,
+	kConnClosed = 0x40,
+	kConnAbort = 0x20,
+};
+
+struct Cursor {
+	uint16_t wrap = 0;
+	uint32_t count = 0;
+	bool operator==(const Cursor &) const = default;
+};
+
+struct Cdc {
+	uint16_t seqno = 0;
+	uint32_t token = 0;
+	Cursor prod;	// in the receiver's RMBE
+	Cursor cons;	// in the sender's RMBE
+	uint8_t prod_flags = 0;
+	uint8_t conn_flags = 0;
+};
+
+Msg cdc_build(const Cdc &c);
+// A CDC message (type 0xFE, length 44) or nothing.
+std::optional<Cdc> cdc_parse(const uint8_t *p, size_t len);
+
+// LLC (A.3): type byte, length 44, byte 3 flags (0x80 = reply)
+enum LlcType : uint8_t {
+	kConfirmLink = 0x01,
+	kAddLink = 0x02,
+	kAddLinkCont = 0x03,
+	kDeleteLink = 0x04,
+	kConfirmRkey = 0x06,
+	kTestLink = 0x07,
+	kConfirmRkeyCont = 0x08,
+	kDeleteRkey = 0x09,
+};
+inline constexpr uint8_t kLlcResp = 0x80;
+inline constexpr uint8_t kNoRmbeEyec = 0x03; // CONFIRM LINK, Linux's layout
+
+struct ConfirmLink {
+	bool response = false;
+	uint8_t flags = 0; // besides R
+	std::array<uint8_t, 6> mac{};
+	std::array<uint8_t, 16> gid{};
+	uint32_t qpn = 0;
+	uint8_t link_num = 0;
+	std::array<uint8_t, 4> link_uid{};
+	uint8_t max_links = 1;
+};
+
+Msg confirm_link_build(const ConfirmLink &c);
+std::optional<ConfirmLink> confirm_link_parse(const uint8_t *p, size_t len);
+
+// Any LLC message: header, then the body bytes as given (zero padded).
+Msg llc_build(uint8_t type, uint8_t flags, const uint8_t *body = nullptr, size_t body_len = 0);
+// DELETE LINK (A.3.4): link number, reason; flags 0x40 all, 0x20 orderly
+Msg delete_link_build(bool response, bool all, bool orderly, uint8_t link_num, uint32_t reason);
+
+std::string llc_name(uint8_t type);
+
+} // namespace smctest::wire
