@@ -174,12 +174,30 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		smc_wr_rx_gone(lnk);
 		return;
 	}
+	/*
+	 * Every LLC and CDC message is a plain SEND of 44 bytes (A.3, A.4).
+	 * Anything else - SEND with immediate data, an RDMA write with
+	 * immediate data (which consumes a receive buffer but fills none), a
+	 * short SEND - breaks the protocol; the buffer may hold an old
+	 * message, which must not be handled twice.
+	 */
+	if (wc->opcode != IB_WC_RECV || (wc->wc_flags & IB_WC_WITH_IMM) ||
+	    wc->byte_len != SMC_WR_BUF_SIZE) {
+		pr_warn_ratelimited("link group %u link %u: the peer sent a %u-byte message (opcode %d%s), link down\n",
+				    lnk->lgr->id, lnk->link_id, wc->byte_len,
+				    wc->opcode,
+				    wc->wc_flags & IB_WC_WITH_IMM ?
+				    ", immediate data" : "");
+		smc_link_down(lnk);
+		smc_wr_rx_gone(lnk);
+		return;
+	}
 	ib_dma_sync_single_for_cpu(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
 				   DMA_FROM_DEVICE);
 	lnk->last_rx = jiffies;
-	if (wc->byte_len >= 1 && buf[0] != SMC_CDC_MSG_TYPE)
+	if (buf[0] != SMC_CDC_MSG_TYPE)
 		smc_llc_rx(lnk, buf, wc->byte_len);
-	else if (wc->byte_len >= 1)
+	else
 		smc_cdc_rx(lnk, buf, wc->byte_len);
 	ib_dma_sync_single_for_device(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
 				      DMA_FROM_DEVICE);

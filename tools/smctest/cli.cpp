@@ -80,6 +80,9 @@ connection setup:
   --backlog N
 
   --expect-connect-error any|ERRNO   client: connect must fail (e.g. ETIMEDOUT)
+  --expect-data-error ERRNO    server: each connection's data exchange must
+                       fail with ERRNO (e.g. ECONNRESET when the peer breaks
+                       the link)
 
 clc-peer options (plus --addr/--port/--bind, --bytes/--seed/--msgsize for
 the duplex data after a fallback, --ready-file for --role server):
@@ -249,6 +252,7 @@ Config parse_cli(const std::vector<std::string> &args)
 		else if (o == "--expect-decline") c.expect_decline = parse_reason(o, a.value());
 		else if (o == "--drop-wait") c.drop_wait_ms = a.value_ms();
 		else if (o == "--expect-connect-error") c.expect_connect_error = a.value();
+		else if (o == "--expect-data-error") c.expect_data_error = a.value();
 		else if (o == "--kv") c.diag_kv = true;
 		else if (o == "--summary") c.diag_summary = true;
 		else if (o == "--list") c.list = true;

@@ -27,6 +27,7 @@ struct Config {
 	std::optional<uint32_t> expect_decline; // clc-peer: override the script's expected code
 	uint64_t drop_wait_ms = 30000;	// clc-peer: how long to wait for a reply or the drop
 	std::string expect_connect_error; // client: connect must fail ("any" or an errno name)
+	std::string expect_data_error;	// server: the data exchange must fail with this errno name
 
 	Family family = Family::Smc;
 	bool ipv6 = false;	// forced by --ipv6 or an IPv6 --addr/--bind

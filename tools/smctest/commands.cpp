@@ -211,10 +211,20 @@ int run_server(const Config &c)
 
 	std::atomic<unsigned> failed{0};
 	auto handle = [&](UniqueFd fd, unsigned i) {
+		const std::string &want = c.expect_data_error;
 		try {
 			serve_conn(c, std::move(fd), i);
+			if (!want.empty()) {
+				complain("server conn " + std::to_string(i) + ": data exchange succeeded, expected " + want);
+				++failed;
+			}
 		} catch (const std::exception &e) {
-			complain(e.what());
+			std::string what = e.what();
+			if (!want.empty() && what.find(": " + want + " (") != std::string::npos) {
+				say("server conn " + std::to_string(i) + ": failed with " + want + " as expected: " + what);
+				return;
+			}
+			complain(what);
 			++failed;
 		}
 	};

@@ -126,6 +126,13 @@ public:
 	void close_orderly();
 	// A TEST LINK request of ours is answered: the link is alive.
 	void expect_link_alive(const std::string &label);
+	// smcr ends the link: a DELETE LINK comes, or (its QP gone) our TEST
+	// LINK requests exhaust their transport retries.
+	void expect_link_down(const std::string &label);
+	// Posts one raw SEND of len bytes from a send slot (not 44: a lie).
+	void send_raw(const uint8_t *p, uint32_t len, std::optional<uint32_t> imm = std::nullopt);
+	// One byte RDMA-written at our producer position with immediate data.
+	void write_imm(uint32_t imm);
 
 	uint64_t rx_got() const { return rx_cons_; }
 	uint8_t peer_conn_flags() const { return peer_conn_flags_; }
@@ -274,6 +281,13 @@ void Peer::establish()
 	if (eyec_)
 		std::memcpy(rmb_.data(), clc::kEyeCatcher.data(), 4);
 	send_msg(wire::confirm_link_build(resp));
+	// The server's application writes first (duplex): its first CDC
+	// message shows the link ACTIVE and the connection in use on its side,
+	// so a script's lie cannot hit the end of the handshake instead.
+	if (!pump_until([&] { return rx_seq_.has_value() || !link_error_.empty(); }, kWaitMs) ||
+	    !link_error_.empty())
+		throw Failure("no CDC message from the server after CONFIRM LINK (is it `smctest server --mode "
+			      "duplex`?)" + (link_error_.empty() ? std::string() : " (" + link_error_ + ")"));
 	say("link-peer: link up (server QP " + std::to_string(acc_.qpn) + ", ours " + std::to_string(link_->qpn()) +
 	    ", link " + std::to_string(link_num_) + ", server RMBE " + std::to_string(peer_ring_.size) + " bytes" +
 	    (eyec_ ? ", RFC eye catcher" : "") + ")");
@@ -333,6 +347,10 @@ void Peer::write_data(uint64_t n)
 void Peer::pump(int ms)
 {
 	for (const ibv_wc &wc : link_->poll(ms)) {
+		if (c_.verbose)
+			say("link-peer: completion " + std::to_string(wc.wr_id >> 32) + " status " +
+			    verbs::wc_status(wc.status) + " opcode " + std::to_string(wc.opcode) + " len " +
+			    std::to_string(wc.byte_len));
 		if (wc.status != IBV_WC_SUCCESS) {
 			if (link_error_.empty())
 				link_error_ = verbs::wc_status(wc.status);
@@ -514,6 +532,66 @@ void Peer::expect_link_alive(const std::string &label)
 	say(label + ": link alive (TEST LINK answered)");
 }
 
+void Peer::expect_link_down(const std::string &label)
+{
+	// rxe does not fail a send whose responder QP is gone (no retry
+	// exhaustion seen in 20 s): a TEST LINK that stays unanswered while
+	// smcr answered every one before is the sign, as for smcr's own
+	// keepalive (4.5.3).
+	constexpr uint64_t kNoReplyMs = 3000;
+	uint64_t deadline = now_ms() + kWaitMs;
+	auto deleted = [&] {
+		return std::any_of(llc_.begin(), llc_.end(), [](const LlcSeen &l) {
+			return l.type == wire::kDeleteLink && !(l.flags & wire::kLlcResp);
+		});
+	};
+	std::string how;
+	while (how.empty() && now_ms() < deadline) {
+		unsigned before = test_link_replies_;
+		if (sq_out_ + 3 < kSqDepth) {
+			wire::Msg m = wire::llc_build(wire::kTestLink, 0);
+			uint8_t *slot = send_slot();
+			std::memcpy(slot, m.data(), m.size());
+			link_->post_send(kWrSend, msgs_mr_.get(), slot, wire::kMsgLen);
+			++sq_out_;
+		}
+		bool answered = pump_until([&] { return test_link_replies_ > before || !link_error_.empty() ||
+						       deleted(); },
+					   kNoReplyMs);
+		if (deleted())
+			how = "DELETE LINK";
+		else if (!link_error_.empty())
+			how = link_error_;
+		else if (!answered)
+			how = "TEST LINK unanswered for " + std::to_string(kNoReplyMs) + " ms";
+	}
+	if (how.empty())
+		throw Failure(label + ": the link is still up after " + std::to_string(kWaitMs) + " ms");
+	say(label + ": smcr ended the link (" + how + ")");
+}
+
+void Peer::send_raw(const uint8_t *p, uint32_t len, std::optional<uint32_t> imm)
+{
+	wait_sq_room();
+	uint8_t *slot = send_slot();
+	len = std::min<uint32_t>(len, wire::kMsgLen);
+	std::memcpy(slot, p, len);
+	if (imm)
+		link_->post_send_imm(kWrSend, msgs_mr_.get(), slot, len, *imm);
+	else
+		link_->post_send(kWrSend, msgs_mr_.get(), slot, len);
+	++sq_out_;
+}
+
+void Peer::write_imm(uint32_t imm)
+{
+	wait_sq_room();
+	smcr::pattern_fill(c_.seed, tx_prod_, std::span<uint8_t>(stage_.data(), 1));
+	link_->post_write_imm(kWrWrite, stage_mr_.get(), stage_.data(), 1, peer_addr_ + peer_ring_.offset(tx_prod_),
+			      acc_.rmb_rkey, imm);
+	++sq_out_;
+}
+
 // ---- scripts
 
 struct Script {
@@ -620,6 +698,27 @@ const std::vector<Script> &scripts()
 			 if (!(p.peer_conn_flags() & wire::kConnClosed))
 				 throw Failure("urg-after-close: smcr never closed (no C)");
 			 p.expect_link_alive("urg-after-close");
+		 }},
+		{"send-imm", "a TEST LINK request sent as SEND with immediate data",
+		 "protocol violation: smcr takes the link down (link group ends, connection reset)",
+		 [](Peer &p, const Config &) {
+			 wire::Msg m = wire::llc_build(wire::kTestLink, 0);
+			 p.send_raw(m.data(), wire::kMsgLen, 0x12345678);
+			 p.expect_link_down("send-imm");
+		 }},
+		{"write-imm", "an RDMA write with immediate data into the server's RMBE (it consumes a receive "
+			      "buffer whose old content is no message)",
+		 "protocol violation: smcr takes the link down; the stale receive buffer is not handled again",
+		 [](Peer &p, const Config &) {
+			 p.write_imm(0x12345678);
+			 p.expect_link_down("write-imm");
+		 }},
+		{"send-short", "a 20-byte SEND (the start of a TEST LINK request)",
+		 "protocol violation: smcr takes the link down",
+		 [](Peer &p, const Config &) {
+			 wire::Msg m = wire::llc_build(wire::kTestLink, 0);
+			 p.send_raw(m.data(), 20);
+			 p.expect_link_down("send-short");
 		 }},
 	};
 	return all;
