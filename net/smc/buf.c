@@ -18,8 +18,12 @@
  * link per link group the rkey travels in CLC; CONFIRM RKEY is needed only
  * for further links).
  *
- * Send buffers are not registered: RDMA writes read them with the PD's
- * local DMA lkey.
+ * An RMB's memory region is on the PD of the link that registers it, which
+ * is that link's alone (struct smc_link): its rkey means nothing to the QP
+ * of any other link group.
+ *
+ * Send buffers are not registered: RDMA writes read them with the link's
+ * PD's local DMA lkey.
  *
  * Teardown: the memory registrations and DMA mappings go with the link
  * group's links (smc_buf_unmap_all(), the device is still there); the
@@ -80,7 +84,7 @@ static struct smc_buf *smc_buf_new(struct smc_link *lnk, bool rmb, u8 cls)
 	buf->dma = sg_dma_address(&buf->sg);
 	if (!rmb)
 		return buf;
-	buf->mr = ib_alloc_mr(lnk->sdev->pd, IB_MR_TYPE_MEM_REG,
+	buf->mr = ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
 			      buf->size >> PAGE_SHIFT);
 	if (IS_ERR(buf->mr)) {
 		buf->mr = NULL;

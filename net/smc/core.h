@@ -194,6 +194,11 @@ enum smc_link_state {
  * @gid_index: index of @local.gid in the port's GID table
  * @roce_v2: @local.gid is a RoCE v2 GID
  * @ndev_ifindex: the net device the port serves, for reports
+ * @pd: the link's own protection domain: its QP and the memory regions
+ *	of the link group's RMBs for it. An rkey is only good on QPs of
+ *	its PD, so no other link group's peer - another host, namespace or
+ *	a peer guessing rkeys - can RDMA-write into this link group's RMBs.
+ *	Allocated with the QP, freed after it and those MRs (teardown)
  * @qp: the QP; NULL before smc_link_init() and after teardown
  * @local: our GID, MAC, QPN, PSN and port MTU as we announced them
  * @peer: the peer's, from its Accept or Confirm
@@ -227,6 +232,7 @@ struct smc_link {
 	u32			gid_index;
 	bool			roce_v2;
 	int			ndev_ifindex;
+	struct ib_pd		*pd;
 	struct ib_qp		*qp;
 	struct smc_qp_end	local;
 	struct smc_qp_end	peer;

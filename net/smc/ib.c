@@ -94,8 +94,6 @@ static void smc_ib_free_queues(struct smc_ib_device *sdev)
 		ib_free_cq(sdev->recv_cq);
 	if (sdev->send_cq)
 		ib_free_cq(sdev->send_cq);
-	if (sdev->pd)
-		ib_dealloc_pd(sdev->pd);
 }
 
 static int smc_ib_alloc_queues(struct smc_ib_device *sdev)
@@ -107,12 +105,6 @@ static int smc_ib_alloc_queues(struct smc_ib_device *sdev)
 	sdev->max_links = min(cqes / SMC_WR_CQES_PER_LINK, SMC_IB_MAX_LINKS);
 	if (!sdev->max_links)
 		return -EOPNOTSUPP;
-	sdev->pd = ib_alloc_pd(ibdev, 0);
-	if (IS_ERR(sdev->pd)) {
-		rc = PTR_ERR(sdev->pd);
-		sdev->pd = NULL;
-		return rc;
-	}
 	sdev->send_cq = ib_alloc_cq_any(ibdev, sdev, cqes, IB_POLL_WORKQUEUE);
 	if (IS_ERR(sdev->send_cq)) {
 		rc = PTR_ERR(sdev->send_cq);
@@ -146,7 +138,7 @@ static int smc_ib_add(struct ib_device *ibdev)
 	init_waitqueue_head(&sdev->users_gone);
 	rc = smc_ib_alloc_queues(sdev);
 	if (rc) {
-		pr_warn("RoCE device %s: no PD/CQs (%d), not used\n",
+		pr_warn("RoCE device %s: no CQs (%d), not used\n",
 			dev_name(&ibdev->dev), rc);
 		kfree(sdev);
 		return rc;

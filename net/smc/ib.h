@@ -19,7 +19,6 @@
  * @ibdev: the device
  * @event_handler: receives the device's port events
  * @ports_active: bit (port - 1) set while the port is ACTIVE (atomic)
- * @pd: protection domain of every QP and memory registration of smcr
  * @send_cq: completion queue of every link's send queue
  * @recv_cq: completion queue of every link's receive queue
  * @max_links: links the CQs have room for (SMC_WR_CQES_PER_LINK each)
@@ -30,15 +29,13 @@
  * the hard interrupt. The CQs are armed for every completion, never with
  * IB_CQ_SOLICITED only (6.1's rxe does not signal that mode).
  *
- * Memory: message buffers are DMA-mapped with ib_dma_map_single() and used
- * with the PD's local DMA lkey; no memory region is registered for them.
+ * Protection domains are per link (struct smc_link), not per device.
  */
 struct smc_ib_device {
 	struct list_head	list;
 	struct ib_device	*ibdev;
 	struct ib_event_handler	event_handler;
 	unsigned long		ports_active;
-	struct ib_pd		*pd;
 	struct ib_cq		*send_cq;
 	struct ib_cq		*recv_cq;
 	u32			max_links;

@@ -75,7 +75,7 @@ static int smc_link_create_qp(struct smc_link *lnk)
 	struct ib_qp *qp;
 	int rc;
 
-	qp = ib_create_qp(lnk->sdev->pd, &init);
+	qp = ib_create_qp(lnk->pd, &init);
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
 	rc = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
@@ -130,9 +130,15 @@ int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
 	lnk->last_rx = jiffies;
 	INIT_DELAYED_WORK(&lnk->keepalive, smc_llc_keepalive);
 
+	lnk->pd = ib_alloc_pd(lnk->sdev->ibdev, 0);
+	if (IS_ERR(lnk->pd)) {
+		rc = PTR_ERR(lnk->pd);
+		lnk->pd = NULL;
+		goto err_put;
+	}
 	rc = smc_wr_alloc(lnk);
 	if (rc)
-		goto err_put;
+		goto err_pd;
 	rc = smc_link_create_qp(lnk);
 	if (rc)
 		goto err_wr;
@@ -148,6 +154,9 @@ int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
 
 err_wr:
 	smc_wr_free(lnk);
+err_pd:
+	ib_dealloc_pd(lnk->pd);
+	lnk->pd = NULL;
 err_put:
 	smc_ib_put(lnk->sdev);
 	lnk->sdev = NULL;
@@ -273,13 +282,14 @@ void smc_link_down(struct smc_link *lnk)
  * @lnk: link slot; UNUSED slots are left alone
  *
  * Moves the QP to the error state, waits until every posted WR completed
- * (flushed), destroys the QP, frees the buffers and drops the device
- * reference. Not ib_drain_qp(): that waits without a time limit.
+ * (flushed), destroys the QP, frees the buffers and the PD and drops the
+ * device reference. Not ib_drain_qp(): that waits without a time limit.
  *
  * Context: process; the link group is terminated (no new users).
  * Return: 0, or -ETIMEDOUT if the device never flushed the WRs: the QP is
- * destroyed, but the buffers and the link's memory (which completions
- * still point to) must then be left allocated.
+ * destroyed, but the buffers, the PD (the RMBs' MRs stay on it) and the
+ * link's memory (which completions still point to) must then be left
+ * allocated.
  */
 int smc_link_teardown(struct smc_link *lnk)
 {
@@ -314,8 +324,12 @@ int smc_link_teardown(struct smc_link *lnk)
 	 */
 	if (lnk == &lnk->lgr->lnk[0])
 		smc_buf_unmap_all(lnk->lgr, !rc);
-	if (!rc)
+	if (!rc) {
 		smc_wr_free(lnk);
+		/* after its QP and the RMBs' MRs (smc_buf_unmap_all()) */
+		ib_dealloc_pd(lnk->pd);
+	}
+	lnk->pd = NULL;
 	smc_ib_put(lnk->sdev);
 	lnk->sdev = NULL;
 	WRITE_ONCE(lnk->state, SMC_LNK_UNUSED);

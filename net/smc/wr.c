@@ -142,7 +142,7 @@ static int smc_wr_rx_post(struct smc_link *lnk, u32 idx)
 	struct ib_sge sge = {
 		.addr	= lnk->wr.rx_dma + idx * SMC_WR_BUF_SIZE,
 		.length	= SMC_WR_BUF_SIZE,
-		.lkey	= lnk->sdev->pd->local_dma_lkey,
+		.lkey	= lnk->pd->local_dma_lkey,
 	};
 	struct ib_recv_wr wr = {
 		.wr_cqe		= &slot->cqe,
@@ -374,7 +374,7 @@ int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 		return -ENOLINK;
 	}
 	for (i = 0; i < wr->num_sge; i++) {
-		wr->sg_list[i].lkey = lnk->sdev->pd->local_dma_lkey;
+		wr->sg_list[i].lkey = lnk->pd->local_dma_lkey;
 		if (wr->sg_list[i].length)
 			ib_dma_sync_single_for_device(lnk->sdev->ibdev,
 						      wr->sg_list[i].addr,

@@ -133,6 +133,10 @@ public:
 	void send_raw(const uint8_t *p, uint32_t len, std::optional<uint32_t> imm = std::nullopt);
 	// One byte RDMA-written at our producer position with immediate data.
 	void write_imm(uint32_t imm);
+	// An RDMA write of n bytes to any address and rkey; waits for its
+	// completion and returns its status.
+	ibv_wc_status write_at(uint64_t raddr, uint32_t rkey, uint32_t n);
+	uint64_t server_rmbe_addr() const { return peer_addr_; }
 
 	uint64_t rx_got() const { return rx_cons_; }
 	uint8_t peer_conn_flags() const { return peer_conn_flags_; }
@@ -592,6 +596,21 @@ void Peer::write_imm(uint32_t imm)
 	++sq_out_;
 }
 
+ibv_wc_status Peer::write_at(uint64_t raddr, uint32_t rkey, uint32_t n)
+{
+	wait_sq_room();
+	std::memset(stage_.data(), 0xa5, n);
+	link_->post_write(kWrWrite, stage_mr_.get(), stage_.data(), n, raddr, rkey);
+	++sq_out_;
+	pump_until([&] { return sq_out_ == 0; }, kWaitMs);
+	if (sq_out_)
+		throw Failure("RDMA write: no completion in " + std::to_string(kWaitMs) + " ms");
+	if (link_error_.empty())
+		return IBV_WC_SUCCESS;
+	// the failing completion's status was recorded as link_error_
+	return IBV_WC_GENERAL_ERR;
+}
+
 // ---- scripts
 
 struct Script {
@@ -698,6 +717,26 @@ const std::vector<Script> &scripts()
 			 if (!(p.peer_conn_flags() & wire::kConnClosed))
 				 throw Failure("urg-after-close: smcr never closed (no C)");
 			 p.expect_link_alive("urg-after-close");
+		 }},
+		{"cross-lgr-write",
+		 "two link groups on the server's RoCE device (this peer twice, fresh peer IDs, --port and "
+		 "--port+1): the second RDMA-writes into the first one's RMBE with the first one's rkey and "
+		 "address",
+		 "the write fails at the MR (each link group has its own protection domain): remote access "
+		 "error, the second link group ends; the first one's data stays byte-exact",
+		 [](Peer &p, const Config &c) {
+			 Config c2 = c;
+			 c2.port = static_cast<uint16_t>(c.port + 1);
+			 Peer q(c2);
+			 q.establish();
+			 ibv_wc_status st = q.write_at(p.server_rmbe_addr(), p.accept().rmb_rkey, 4096);
+			 if (st == IBV_WC_SUCCESS)
+				 throw Failure("cross-lgr-write: an RDMA write with another link group's rkey landed "
+					       "in its RMBE (one protection domain for both?)");
+			 say("cross-lgr-write: the write into the other link group's RMBE failed (" + q.link_error() +
+			     ")");
+			 p.duplex(c.bytes);
+			 p.expect_link_alive("cross-lgr-write");
 		 }},
 		{"send-imm", "a TEST LINK request sent as SEND with immediate data",
 		 "protocol violation: smcr takes the link down (link group ends, connection reset)",
