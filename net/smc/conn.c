@@ -49,6 +49,11 @@ module_param_named(test_cdc_rx_delay_ms, smc_test_cdc_rx_delay_ms, uint,
 MODULE_PARM_DESC(test_cdc_rx_delay_ms,
 		 "TEST ONLY: hold every received CDC message this long (at most 2000 ms) between finding its connection and applying it, to widen races with the connection's end (default 0)");
 
+static unsigned int smc_test_tx_hold_ms;
+module_param_named(test_tx_hold_ms, smc_test_tx_hold_ms, uint, 0644);
+MODULE_PARM_DESC(test_tx_hold_ms,
+		 "TEST ONLY: hold each CDC message's send buffer this long (at most 2000 ms) before filling it, to widen races with the link's teardown (default 0)");
+
 static void smc_conn_end_work(struct work_struct *work);
 
 static void smc_conn_upd_work(struct work_struct *work);
@@ -365,8 +370,12 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct smc_cdc_info info = {};
+	unsigned int hold;
 	int rc;
 
+	hold = READ_ONCE(smc_test_tx_hold_ms);
+	if (unlikely(hold))
+		msleep(min(hold, 2000U));
 	spin_lock_bh(&conn->lock);
 	info.seqno = ++conn->tx_seq;
 	info.token = conn->peer_token;

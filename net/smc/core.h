@@ -88,7 +88,8 @@ struct smc_wr_rx_slot {
  * @tx_bufs: SMC_WR_TX_SLOTS send buffers of SMC_WR_BUF_SIZE bytes
  * @tx_dma: their DMA address (one mapping, to the device)
  * @tx_slots: per send buffer: its completion entry
- * @tx_busy: bit set while a send buffer is taken (atomic bitops)
+ * @tx_busy: bit set while a send buffer is taken (atomic bitops); the
+ *	teardown frees the buffers only when it is 0 (smc_wr_drain())
  * @tx_wait: senders waiting for a free send buffer; woken on every free,
  *	on link down and when the last posted receive completed (drain)
  * @rx_bufs: SMC_WR_RX_BUFS receive buffers of SMC_WR_BUF_SIZE bytes

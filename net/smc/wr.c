@@ -265,10 +265,18 @@ err_free:
 }
 
 /**
- * smc_wr_drain() - wait until every posted WR of a link completed
- * @lnk: link whose QP was moved to the error state (all WRs flush)
+ * smc_wr_drain() - wait until every posted WR of a link completed and
+ *	every send buffer is back
+ * @lnk: link whose QP was moved to the error state (all WRs flush) and
+ *	which is INACTIVE (no post succeeds)
  *
- * Return: 0, or -ETIMEDOUT if the device did not flush them in time.
+ * A send buffer taken but not yet posted is written by its holder and
+ * indexes the slot table: the buffers may only go when it came back. Its
+ * holder does not sleep while it has it (but for the test-only
+ * test_tx_hold_ms) and gives it back when its post fails on the inactive
+ * link.
+ *
+ * Return: 0, or -ETIMEDOUT if the device did not flush the WRs in time.
  */
 int smc_wr_drain(struct smc_link *lnk)
 {
@@ -276,10 +284,13 @@ int smc_wr_drain(struct smc_link *lnk)
 
 	if (!wait_event_timeout(wr->tx_wait,
 				!atomic_read(&wr->tx_posted) &&
-				!atomic_read(&wr->rx_posted),
+				!atomic_read(&wr->rx_posted) &&
+				!READ_ONCE(wr->tx_busy),
 				msecs_to_jiffies(SMC_WR_DRAIN_MS)))
 		return -ETIMEDOUT;
-	/* a handler that dropped the last count may still hold the lock */
+	/* a handler that dropped the last count, or a holder that gave
+	 * back the last buffer, may still hold the lock
+	 */
 	spin_lock_irq(&wr->tx_wait.lock);
 	spin_unlock_irq(&wr->tx_wait.lock);
 	return 0;

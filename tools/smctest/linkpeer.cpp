@@ -122,7 +122,7 @@ public:
 
 	// --- the duplex exchange, both directions at once, then an orderly
 	// close (our D after the data, C after the server's C).
-	void duplex(uint64_t bytes, bool close = true);
+	void duplex(uint64_t bytes, bool close = true, uint64_t stop_at = UINT64_MAX);
 	void close_orderly();
 	// A TEST LINK request of ours is answered: the link is alive.
 	void expect_link_alive(const std::string &label);
@@ -474,7 +474,7 @@ void Peer::consume()
 	}
 }
 
-void Peer::duplex(uint64_t bytes, bool close)
+void Peer::duplex(uint64_t bytes, bool close, uint64_t stop_at)
 {
 	uint64_t deadline = now_ms() + 10 * kWaitMs;
 	bool sent_d = false;
@@ -494,6 +494,8 @@ void Peer::duplex(uint64_t bytes, bool close)
 		}
 		if (rx_cons_ > bytes)
 			throw Failure("smcr wrote more than --bytes");
+		if (rx_cons_ >= stop_at)
+			return; // mid-transfer, for the script
 		bool peer_eof = peer_conn_flags_ & (wire::kConnDoneWriting | wire::kConnClosed);
 		if (tx_prod_ == bytes && rx_cons_ == bytes && (!close || (sent_d && peer_eof)))
 			break;
@@ -737,6 +739,17 @@ const std::vector<Script> &scripts()
 			     ")");
 			 p.duplex(c.bytes);
 			 p.expect_link_alive("cross-lgr-write");
+		 }},
+		{"delete-link-mid-transfer",
+		 "the duplex exchange, and half-way through it DELETE LINK (all, orderly): with "
+		 "test_tx_hold_ms the server holds a send buffer for a CDC message while its link group is torn "
+		 "down",
+		 "the link group ends (the server's connection is reset), the teardown waits for the held send "
+		 "buffer: no use after free",
+		 [](Peer &p, const Config &c) {
+			 p.duplex(c.bytes, false, c.bytes / 2);
+			 p.send_msg(wire::delete_link_build(false, true, true, 0, 0x00020000));
+			 p.expect_link_down("delete-link-mid-transfer");
 		 }},
 		{"send-imm", "a TEST LINK request sent as SEND with immediate data",
 		 "protocol violation: smcr takes the link down (link group ends, connection reset)",
