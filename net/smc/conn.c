@@ -349,7 +349,7 @@ int smc_cdc_send(struct smc_sock *smc, u8 conn_flags)
  * @smc: an SMC-R socket, socket lock held
  * @buf: set on success; pass to smc_cdc_send_buf() or smc_wr_tx_put()
  *
- * Return: 0, -ENOLINK or -ETIMEDOUT.
+ * Return: 0 or -ENOLINK (see smc_wr_tx_get()).
  */
 int smc_cdc_get_buf(struct smc_sock *smc, void **buf)
 {
@@ -647,9 +647,15 @@ void smc_conn_release(struct smc_sock *smc)
 		flags = SMC_CDC_CONN_ABORT;
 	if (flags == SMC_CDC_CONN_ABORT)
 		smc_tx_discard(conn);
-	/* even after the peer's C: ours lets it reuse its RMBE */
-	if (!READ_ONCE(conn->lgr_gone) && smc_cdc_send(smc, flags))
-		WRITE_ONCE(conn->lgr_gone, true);	/* link down */
+	/*
+	 * Even after the peer's C: ours lets it reuse its RMBE. If it cannot
+	 * be sent the link is down (smc_cdc_send() takes it down when no
+	 * send buffer frees): the link group's end ends the connection
+	 * (smc_conn_lgr_gone()) - not we, while the peer may still write
+	 * into our element.
+	 */
+	if (!READ_ONCE(conn->lgr_gone))
+		smc_cdc_send(smc, flags);
 	/* also after our A: the peer may have written before it saw it */
 	spin_lock_bh(&conn->lock);
 	conn->released = true;
@@ -674,9 +680,13 @@ static void smc_conn_close_timeout(struct work_struct *work)
 
 	lock_sock(&smc->sk);
 	if (conn->lgr && !smc_conn_peer_done(conn)) {
+		int rc = 0;
+
 		if (!(conn->sent_flags & SMC_CDC_CONN_ABORT))
-			smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
-		smc_conn_end(smc);
+			rc = smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
+		/* else the link is down: the link group's end ends it */
+		if (!rc)
+			smc_conn_end(smc);
 	}
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);		/* the timer's reference */

@@ -295,8 +295,9 @@ struct smc_llc_waiter {
  * @wait: where @waiter's owner sleeps; also woken on termination
  * @llc_wq: ordered workqueue running the peer's LLC requests one at a
  *	time (RFC 7609 3.5.5.3)
- * @llc_rx_lock: protects @llc_rx
+ * @llc_rx_lock: protects @llc_rx and @llc_rx_len
  * @llc_rx: received LLC requests for @llc_work (struct smc_llc_qentry)
+ * @llc_rx_len: entries on @llc_rx, at most SMC_LLC_RX_MAX
  * @llc_work: handles @llc_rx on @llc_wq
  * @linger: deletes the link group when it stayed unused for lgr_linger_ms
  * @free_work: tears the links down once the link group is terminated
@@ -328,6 +329,7 @@ struct smc_link_group {
 	struct workqueue_struct	*llc_wq;
 	spinlock_t		llc_rx_lock;	/* see above */
 	struct list_head	llc_rx;
+	u32			llc_rx_len;
 	struct work_struct	llc_work;
 
 	struct delayed_work	linger;

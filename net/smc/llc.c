@@ -26,6 +26,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -39,8 +40,22 @@ module_param_named(test_ignore_test_link, smc_test_ignore_test_link, bool,
 MODULE_PARM_DESC(test_ignore_test_link,
 		 "TEST ONLY: do not answer TEST LINK requests (default off)");
 
+static unsigned int smc_test_llc_work_delay_ms;
+module_param_named(test_llc_work_delay_ms, smc_test_llc_work_delay_ms, uint,
+		   0644);
+MODULE_PARM_DESC(test_llc_work_delay_ms,
+		 "TEST ONLY: the LLC work waits this long (at most 2000 ms) before each queued request of the peer, so that a flood meets the queue's bound (default 0)");
+
 /* How many links smcr supports per link group, announced in CONFIRM LINK */
 #define SMC_LLC_OUR_MAX_LINKS	1
+
+/*
+ * Requests queued for the LLC work, at most. A peer runs one flow at a
+ * time and waits for each reply (3.5.5.3; TEST LINK is answered on the
+ * spot, never queued), so an honest one has a few at most: more is a
+ * flood, dropped - the flooder's requests time out on its side.
+ */
+#define SMC_LLC_RX_MAX		16
 
 /**
  * struct smc_llc_qentry - a received request waiting for the LLC work
@@ -118,6 +133,7 @@ static void smc_llc_enqueue(struct smc_link *lnk,
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_llc_qentry *qe;
+	bool full;
 
 	qe = kmalloc(sizeof(*qe), GFP_ATOMIC);
 	if (!qe)
@@ -125,8 +141,18 @@ static void smc_llc_enqueue(struct smc_link *lnk,
 	qe->lnk = lnk;
 	qe->info = *info;
 	spin_lock_bh(&lgr->llc_rx_lock);
-	list_add_tail(&qe->list, &lgr->llc_rx);
+	full = lgr->llc_rx_len >= SMC_LLC_RX_MAX;
+	if (!full) {
+		list_add_tail(&qe->list, &lgr->llc_rx);
+		lgr->llc_rx_len++;
+	}
 	spin_unlock_bh(&lgr->llc_rx_lock);
+	if (full) {
+		kfree(qe);
+		pr_info_ratelimited("link group %u: LLC request queue full, dropped type %#x from the peer\n",
+				    lgr->id, info->type);
+		return;
+	}
 	queue_work(lgr->llc_wq, &lgr->llc_work);
 }
 
@@ -198,7 +224,11 @@ static void smc_llc_refuse(struct smc_link *lnk,
 	default:
 		return;		/* no reply defined */
 	}
-	smc_llc_send(lnk, &resp, true);
+	/* no waiting: without a free send buffer the peer's request times
+	 * out, as if the reply was lost (and a peer that takes none of our
+	 * messages meets smc_wr_tx_get()'s limit elsewhere)
+	 */
+	smc_llc_send(lnk, &resp, false);
 }
 
 static void smc_llc_delete_link(struct smc_link *lnk,
@@ -209,7 +239,7 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 	if (!req->delete_link.all) {
 		/* one link: it is our only one, reply, then end it all */
 		resp.response = true;
-		smc_llc_send(lnk, &resp, true);
+		smc_llc_send(lnk, &resp, false);
 	}
 	smc_lgr_terminate(lnk->lgr, false, "peer sent DELETE LINK");
 }
@@ -252,13 +282,19 @@ void smc_llc_work(struct work_struct *work)
 	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
 						  llc_work);
 	struct smc_llc_qentry *qe;
+	unsigned int delay;
 
 	for (;;) {
+		delay = READ_ONCE(smc_test_llc_work_delay_ms);
+		if (unlikely(delay))
+			msleep(min(delay, 2000U));
 		spin_lock_bh(&lgr->llc_rx_lock);
 		qe = list_first_entry_or_null(&lgr->llc_rx,
 					      struct smc_llc_qentry, list);
-		if (qe)
+		if (qe) {
 			list_del(&qe->list);
+			lgr->llc_rx_len--;
+		}
 		spin_unlock_bh(&lgr->llc_rx_lock);
 		if (!qe)
 			return;
@@ -279,6 +315,7 @@ void smc_llc_purge(struct smc_link_group *lgr)
 		list_del(&qe->list);
 		kfree(qe);
 	}
+	lgr->llc_rx_len = 0;
 }
 
 /**

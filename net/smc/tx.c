@@ -36,8 +36,8 @@
  * held back with TCP_NODELAY on the socket (the RFC's opt-out), for urgent
  * data, before the writer blocks (the peer can only make room for bytes it
  * was told of), or at shutdown(SHUT_WR) and close(); an abortive close
- * drops it. A push that finds no free send buffer in llc_timeout_ms is
- * retried by tx_work; the bytes stay staged.
+ * drops it. A push that finds no free send buffer in llc_timeout_ms finds
+ * the link taken down (smc_wr_tx_get()): the connection is reset.
  */
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -173,8 +173,8 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
  *
  * Return: 0 (also with nothing staged), or a negative errno: with bytes
  * staged, -ECONNRESET after the peer's A, -EPIPE after its C or our D, C
- * or A (they are not written); the link is down; or -ETIMEDOUT: no send
- * buffer became free.
+ * or A (they are not written); or -ENOLINK: the link is down (also when
+ * no send buffer became free, see smc_wr_tx_get()).
  */
 int smc_tx_push(struct smc_sock *smc, bool urg_last)
 {
@@ -244,14 +244,6 @@ static bool smc_tx_cork(struct smc_sock *smc)
 	return cork;
 }
 
-/* Push again later: no send buffer was free (socket lock held) */
-static void smc_tx_retry(struct smc_sock *smc)
-{
-	sock_hold(&smc->sk);
-	if (!queue_work(smc_lgr_wq, &smc->conn.tx_work))
-		sock_put(&smc->sk);
-}
-
 /**
  * smc_tx_work() - send what autocorking held back (conn->tx_work)
  * @work: the connection's tx_work
@@ -262,9 +254,8 @@ void smc_tx_work(struct work_struct *work)
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
 
 	lock_sock(&smc->sk);
-	if (conn->lgr && !READ_ONCE(conn->lgr_gone) &&
-	    smc_tx_push(smc, false) == -ETIMEDOUT)
-		smc_tx_retry(smc);
+	if (conn->lgr && !READ_ONCE(conn->lgr_gone))
+		smc_tx_push(smc, false);
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);		/* queued with a reference */
 }
@@ -325,8 +316,6 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 	if (oob && len) {
 		/* the mark goes after this call's last byte written */
 		rc = smc_tx_push(smc, false);
-		if (rc == -ETIMEDOUT)
-			smc_tx_retry(smc);
 		if (rc)
 			goto out;
 		smc_stats_event(sock_net(sk), SMC_STATS_EV_URG);
@@ -385,8 +374,6 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		if (rc)
 			break;
 	}
-	if (rc == -ETIMEDOUT)		/* staged bytes are not stranded */
-		smc_tx_retry(smc);
 	if (oob && sent < len)
 		smc_tx_urg_end(smc, sent, told);
 out:

@@ -412,8 +412,15 @@ int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
  *	free; false in atomic or completion context
  * @buf: set to the zeroed buffer of SMC_WR_BUF_SIZE bytes
  *
- * Return: 0; -ENOLINK if the link is down; -EBUSY (no wait) or -ETIMEDOUT
- * if no buffer became free.
+ * Send buffers free as the peer acknowledges our messages, within
+ * milliseconds on a working link. When none frees for llc_timeout_ms the
+ * peer takes none of our messages (it withholds its receive buffers, or
+ * is gone): like a TEST LINK without a reply (4.5.3), that makes the link
+ * unusable, and it is taken down - rather than have every sender give up
+ * on its own while the peer may still write into our RMBs.
+ *
+ * Return: 0; -ENOLINK if the link is down, also when it was taken down
+ * for want of a buffer; -EBUSY (no wait) if none is free.
  */
 int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 {
@@ -438,8 +445,13 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 				smc_wr_tx_put(lnk, smc_wr_tx_buf(lnk, idx));
 			return -ENOLINK;
 		}
-		if (!took)
-			return -ETIMEDOUT;
+		if (!took) {
+			pr_warn_ratelimited("link group %u link %u: no send buffer free for %u ms, link down\n",
+					    lnk->lgr->id, lnk->link_id,
+					    READ_ONCE(smc_llc_timeout_ms));
+			smc_link_down(lnk);
+			return -ENOLINK;
+		}
 	}
 	lnk->wr.tx_slots[idx].cdc = false;
 	*buf = smc_wr_tx_buf(lnk, idx);

@@ -112,8 +112,14 @@ public:
 	uint64_t tx_space() const { return peer_ring_.cap() - (tx_prod_ - tx_peer_cons_); }
 
 	// --- receiving
-	// Handles completions for up to ms (at least one poll).
+	// Handles completions for up to ms (at least one poll); returns
+	// after the first batch.
 	void pump(int ms);
+	// Handles completions for ms, all of it.
+	void pump_for(uint64_t ms)
+	{
+		pump_until([] { return false; }, ms);
+	}
 	// Pumps until pred() holds; false after ms.
 	bool pump_until(const std::function<bool()> &pred, uint64_t ms);
 	// Takes what the server wrote, checks it against its pattern and
@@ -143,6 +149,8 @@ public:
 	const std::vector<LlcSeen> &llc_seen() const { return llc_; }
 	const std::string &link_error() const { return link_error_; }
 	void set_answer_test_link(bool on) { answer_test_link_ = on; }
+	// Stop reposting receive buffers: smcr's next SENDs meet RNR for ever.
+	void withhold_recv() { withhold_recv_ = true; }
 	const Ring &peer_ring() const { return peer_ring_; }
 	const Ring &our_ring() const { return our_ring_; }
 	uint64_t tx_prod() const { return tx_prod_; }
@@ -193,6 +201,7 @@ private:
 	std::optional<wire::ConfirmLink> confirm_link_;
 	std::vector<LlcSeen> llc_;
 	bool answer_test_link_ = true;
+	bool withhold_recv_ = false;
 	unsigned test_link_replies_ = 0;
 	std::string link_error_;
 };
@@ -396,7 +405,8 @@ void Peer::on_recv(const ibv_wc &wc)
 	} else {
 		on_llc(p);
 	}
-	link_->post_recv(wc.wr_id, msgs_mr_.get(), recv_slot(i), kRecvLen);
+	if (!withhold_recv_)
+		link_->post_recv(wc.wr_id, msgs_mr_.get(), recv_slot(i), kRecvLen);
 }
 
 // Everything smcr says about the rings must be possible (A.4, 4.3).
@@ -750,6 +760,61 @@ const std::vector<Script> &scripts()
 			 p.duplex(c.bytes, false, c.bytes / 2);
 			 p.send_msg(wire::delete_link_build(false, true, true, 0, 0x00020000));
 			 p.expect_link_down("delete-link-mid-transfer");
+		 }},
+		{"withhold-recv-close",
+		 "no more receive buffers, 64 TEST LINK requests (smcr's replies fill our receive queue, then "
+		 "its send queue waits on RNR for ever and every send buffer stays taken), then D and C: the "
+		 "server closes with no send buffer to be had",
+		 "smcr treats the send buffer timeout on an ACTIVE link as link failure: the link group ends "
+		 "(and with it the RMB element), instead of giving the element back to the pool while the "
+		 "link lives",
+		 [](Peer &p, const Config &) {
+			 p.withhold_recv();
+			 // one at a time: smcr answers without waiting for a send
+			 // buffer, so a burst would mostly be dropped, not answered
+			 for (int i = 0; i < 64; ++i) {
+				 wire::Msg m = wire::llc_build(wire::kTestLink, 0);
+				 m[4] = static_cast<uint8_t>(i);
+				 p.send_msg(m);
+				 p.pump_for(10);
+			 }
+			 p.pump_for(500);
+			 p.send_cdc(0, wire::kConnDoneWriting | wire::kConnClosed);
+			 // Keep the QP (smcr's sends stay in RNR, not failed) while
+			 // smcr's host checks what became of its link group.
+			 p.pump_for(12000);
+			 say("withhold-recv-close: D and C sent, QP kept 12 s; smcr's side is checked on its host");
+		 }},
+		{"llc-flood",
+		 "256 CONFIRM RKEY requests back to back, with the server's test_llc_work_delay_ms making its LLC "
+		 "work slower than the flood",
+		 "smcr queues at most 16 requests and drops the rest (its log says so): fewer than 64 negative "
+		 "replies come back, the link lives and the duplex exchange is byte-exact",
+		 [](Peer &p, const Config &c) {
+			 constexpr unsigned kFlood = 256, kMaxReplies = 64;
+			 auto replies = [&] {
+				 return static_cast<unsigned>(std::count_if(
+					 p.llc_seen().begin(), p.llc_seen().end(), [](const LlcSeen &l) {
+						 return l.type == wire::kConfirmRkey && (l.flags & wire::kLlcResp);
+					 }));
+			 };
+			 for (unsigned i = 0; i < kFlood; ++i)
+				 p.send_msg(wire::llc_build(wire::kConfirmRkey, 0));
+			 // until the replies stop: 2 s without one
+			 for (unsigned n = replies();;) {
+				 p.pump_for(2000);
+				 if (replies() == n)
+					 break;
+				 n = replies();
+			 }
+			 unsigned n = replies();
+			 say("llc-flood: " + std::to_string(n) + " of " + std::to_string(kFlood) +
+			     " CONFIRM RKEY requests answered");
+			 if (n >= kMaxReplies)
+				 throw Failure("llc-flood: smcr answered " + std::to_string(n) + " of " +
+					       std::to_string(kFlood) + " flooded requests: its queue is not bounded");
+			 p.duplex(c.bytes);
+			 p.expect_link_alive("llc-flood");
 		 }},
 		{"send-imm", "a TEST LINK request sent as SEND with immediate data",
 		 "protocol violation: smcr takes the link down (link group ends, connection reset)",

@@ -1,0 +1,35 @@
+#!/bin/bash
+# DESC: hostile SMC-R peer (smctest link-peer): an LLC request flood meets a bounded queue, the link lives
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 150
+#
+# Role b runs an smcr server (test_clc_without_option=1) with
+# test_llc_work_delay_ms 50, so that its LLC work handles one queued
+# request per 50 ms: slower than any flood. Role a's link-peer (script
+# llc-flood) sends 256 CONFIRM RKEY requests back to back. Asserts:
+#  - link-peer gets fewer than 64 (negative) replies: smcr queued at most
+#    16 requests and dropped the rest, and b logs "LLC request queue
+#    full" (before the fix every request was queued - one GFP_ATOMIC
+#    allocation each, without limit - and all 256 were answered);
+#  - the link lives (TEST LINK answered) and the duplex exchange after the
+#    flood is byte-exact on both sides.
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+P=$ST_PORT
+B=$(st_size 256K 64K)
+case $SMCR_ROLE in
+b) st_param test_clc_without_option Y || exit 1
+   st_param test_llc_work_delay_ms 50 || exit 1
+   before=$(dmesg | grep -c "LLC request queue full")
+   rc=0
+   st_serve flood server --family smc --port "$P" --conns 1 --mode duplex --bytes "$B" \
+	--expect-mode smcr --timeout 100s || rc=1
+   after=$(dmesg | grep -c "LLC request queue full")
+   ((after > before)) || { echo "no \"LLC request queue full\" logged"; rc=1; }
+   exit $rc ;;
+a) st_await flood || exit 1
+   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$P" --script llc-flood --bytes "$B" \
+	--timeout 100s ;;
+esac
