@@ -22,6 +22,9 @@ restore_rxe0() {
 [[ $SMCR_ROLE == a ]] && trap 'restore_rxe0; st_params_restore' EXIT
 
 st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not expire"
+# the first link group must not end by its linger, only by the removal; the
+# second one lingers as usual, so that the next test does not wait a minute
+LINGER=$(cat /sys/module/smcr/parameters/lgr_linger_ms)
 st_param lgr_linger_ms 60000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
 case $SMCR_ROLE in
@@ -29,6 +32,7 @@ b) st_serve_bg c1 server --family smc --port "$P" --mode sink --timeout 60s || e
    st_wait_all || exit 1
    vm_get "$ST_KEY-deleted" 60 >/dev/null || st_fail "a never deleted rxe0"
    st_await_lgr_count 0 10 || st_fail "b's link group survived a's device removal"
+   st_param lgr_linger_ms "$LINGER" || exit 1
    st_serve_bg c2 server --family smc --port $((P + 1)) --mode sink --timeout 60s || exit 1
    st_wait_all || exit 1
    vm_get "$ST_KEY-a-done" 60 >/dev/null || st_fail "a failed"
@@ -44,6 +48,7 @@ a) st_await c1 || exit 1
    st_await_lgr_count 0 5 || st_fail "link group survived the removal of its device"
    "$SMCR_TOOLS/bin/smcr" dev show | grep -qw rxe0 && st_fail "rxe0 still listed"
    rdma link add rxe0 type rxe netdev eth0 || st_fail "rdma link add failed"
+   st_param lgr_linger_ms "$LINGER" || exit 1
    for ((i = 0; i < 50; i++)); do
 	"$SMCR_TOOLS/bin/smcr" dev show | grep -qw 'rxe0.*ACTIVE' && break
 	sleep 0.1

@@ -71,10 +71,10 @@ connection setup:
                        EINPROGRESS + poll/epoll + SO_ERROR
   --retry DUR          client: retry ECONNREFUSED for up to DUR
   --hold DUR           client: stay connected and idle for DUR before the data
-  --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
-                       TCP_KEEPCNT 2 on each connection
                        server: keep the listener open up to DUR after the last
                        connection (ends early when --ready-file is removed)
+  --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
+                       TCP_KEEPCNT 2 on each connection
   --accept block|nonblock      server: blocking accept or nonblocking + poll
   --accept4-flags nonblock,cloexec   flags for accept4 (verified via fcntl)
   --backlog N
