@@ -122,22 +122,24 @@ st_await() {
 	[[ $v == ok ]] || { echo "peer server $1 failed to start"; return 1; }
 }
 
-# st_silent_peer OUT DROP_WAIT TIMEOUT: starts a `clc-peer --script silence`
-# client towards the peer's port $ST_PORT in the background (output in OUT)
-# and waits until it is connected; sets SILENT_PID. Fails the test if it
-# does not connect.
+# st_silent_peer OUT DROP_WAIT TIMEOUT [SCRIPT [READY [ARGS...]]]: starts
+# a `clc-peer --script SCRIPT ARGS` client (default silence) towards the
+# peer's port $ST_PORT in the background (output in OUT) and waits until
+# its output says READY (default "connected"); sets SILENT_PID. Fails the
+# test if it does not get there.
 st_silent_peer() {
-	local out=$1 i
+	local out=$1 drop=$2 tmo=$3 script=${4:-silence} ready=${5:-connected} i
+	shift $(($# < 5 ? $# : 5))
 	"$SMCTEST" clc-peer --role client --family tcp --addr "$SMCR_PEER_IP" --port "$ST_PORT" \
-		--script silence --drop-wait "$2" --timeout "$3" >"$out" 2>&1 &
+		--script "$script" --drop-wait "$drop" --timeout "$tmo" "$@" >"$out" 2>&1 &
 	SILENT_PID=$!
 	for ((i = 0; i < 300; i++)); do
-		grep -q connected "$out" && return 0
+		grep -q "$ready" "$out" && return 0
 		kill -0 "$SILENT_PID" 2>/dev/null || break
 		sleep 0.1
 	done
 	cat "$out"
-	st_fail "silent clc-peer did not connect"
+	st_fail "clc-peer $script did not get to \"$ready\""
 }
 
 # st_probe_pair PROBE PORT [ARGS...]: runs a two-sided probe, server on role

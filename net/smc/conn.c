@@ -145,9 +145,9 @@ void smc_conn_format(struct smc_conn *conn)
 /**
  * smc_conn_create() - an SMC-R connection for @smc on @lgr
  * @smc: socket in its CLC exchange
- * @lgr: from smc_lgr_find() or smc_lgr_create(); the connection takes
- *	over the caller's count (released by smc_conn_discard() or at the
- *	connection's end)
+ * @lgr: from smc_lgr_find(), smc_lgr_get() or smc_lgr_create(); the
+ *	connection takes over the caller's count (released by
+ *	smc_conn_discard() or at the connection's end)
  *
  * Return: 0, or -ENOMEM/-ENOLINK (nothing held; the caller still owns
  * its count on @lgr).

@@ -8,10 +8,17 @@
  * other one creates a new one ("first contact"). Link groups are never
  * shared across namespaces.
  *
- * First contacts of one role are serialized (smc_lgr_first_contact_lock())
- * from the decision to create a link group until its first link is
- * confirmed, so two simultaneous connections to a new peer end up in one
- * link group, not two.
+ * A link group is listed from its creation on, "pending" while its first
+ * contact runs: a connection claiming the same key that comes meanwhile
+ * waits until the first contact ended (smc_lgr_first_contact_done()), then
+ * uses the link group or, if it failed, makes its own - so two
+ * simultaneous connections to a new peer end up in one link group, not
+ * two. Nothing else waits for a peer: a peer that stalls its first contact
+ * stalls only the connections claiming its key. A server creates link
+ * groups one at a time (smc_lgr_create_mutex, held for device work only)
+ * and has at most SMC_LGR_PENDING_MAX pending per namespace, so that peers
+ * that never finish their first contacts cannot take all the links a
+ * device has.
  *
  * Lifetime: every connection (and handshake) using a link group counts in
  * @conns. When the last one is gone the link group lingers for
@@ -23,7 +30,9 @@
  *
  * Locking: smc_lgr_mutex protects smc_lgr_list, each link group's list
  * membership and smc_lgr_gen; lgr->lock the fields struct smc_link_group
- * says. Never take smc_lgr_mutex under lgr->lock.
+ * says. Never take smc_lgr_mutex under lgr->lock. smc_lgr_create_mutex
+ * (taken before smc_lgr_mutex) serializes a server's lookup, allocation
+ * and listing of a new link group.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -44,27 +53,18 @@ struct workqueue_struct *smc_lgr_wq;	/* linger, termination, link down */
 
 static LIST_HEAD(smc_lgr_list);
 static DEFINE_MUTEX(smc_lgr_mutex);
+static DEFINE_MUTEX(smc_lgr_create_mutex);
 static u32 smc_lgr_gen;			/* changes with smc_lgr_list */
 static atomic_t smc_lgr_next_id = ATOMIC_INIT(0);
-static struct mutex smc_lgr_first_contact[2];	/* [server] */
 
-/**
- * smc_lgr_first_contact_lock() - serialize first contacts of one role
- * @server: our role
+/*
+ * Server link groups in their first contact, at most, per namespace: each
+ * holds a link of its device (64 at most, shared by all namespaces) for up
+ * to clc_timeout_ms while its client may never send the Confirm. Beyond
+ * it a first contact is declined (SMC_CLC_DECL_MEM: the client falls back
+ * to TCP); subsequent contacts are not limited.
  */
-void smc_lgr_first_contact_lock(bool server)
-{
-	mutex_lock(&smc_lgr_first_contact[server]);
-}
-
-/**
- * smc_lgr_first_contact_unlock() - end of smc_lgr_first_contact_lock()
- * @server: our role
- */
-void smc_lgr_first_contact_unlock(bool server)
-{
-	mutex_unlock(&smc_lgr_first_contact[server]);
-}
+#define SMC_LGR_PENDING_MAX	8
 
 static void smc_lgr_release(struct kref *ref)
 {
@@ -85,59 +85,63 @@ void smc_lgr_put(struct smc_link_group *lgr)
 	kref_put(&lgr->ref, smc_lgr_release);
 }
 
-static bool smc_lgr_matches(struct smc_link_group *lgr, struct net *net,
-			    bool server, const u8 *peer_id, const u8 *peer_gid,
-			    const u8 *peer_mac, u16 vlan_id)
+static bool smc_lgr_key_eq(const struct smc_lgr_key *a,
+			   const struct smc_lgr_key *b)
 {
-	const struct smc_link *lnk = &lgr->lnk[0];
-
-	return net_eq(smc_lgr_net(lgr), net) && lgr->server == server &&
-	       lgr->vlan_id == vlan_id &&
-	       !memcmp(lgr->peer_id, peer_id, SMC_PEER_ID_LEN) &&
-	       READ_ONCE(lnk->state) == SMC_LNK_ACTIVE &&
-	       !memcmp(lnk->peer.gid, peer_gid, SMC_GID_LEN) &&
-	       !memcmp(lnk->peer.mac, peer_mac, SMC_MAC_LEN);
+	return a->vlan_id == b->vlan_id &&
+	       !memcmp(a->peer_id, b->peer_id, SMC_PEER_ID_LEN) &&
+	       !memcmp(a->peer_gid, b->peer_gid, SMC_GID_LEN) &&
+	       !memcmp(a->peer_mac, b->peer_mac, SMC_MAC_LEN);
 }
 
-/**
- * smc_lgr_find() - a link group a new connection can use (subsequent
- *	contact)
- * @net: the connection's namespace
- * @server: our role
- * @peer_id: the peer's peer ID
- * @peer_gid: the peer's RoCE GID
- * @peer_mac: the peer's RoCE MAC
- * @vlan_id: VLAN of the connection's net device
- *
- * Return: the link group with a connection counted and a reference held
- * (release with smc_lgr_conn_put()), or NULL.
+/*
+ * The listed link group with @key, with a reference held: one a new
+ * connection can use (counted in it, *@pending false), or one whose first
+ * contact runs (*@pending true). NULL if there is neither; then, if
+ * @n_pending, it is set to the number of pending link groups of @server's
+ * role in @net.
  */
-struct smc_link_group *smc_lgr_find(struct net *net, bool server,
-				    const u8 peer_id[SMC_PEER_ID_LEN],
-				    const u8 peer_gid[SMC_GID_LEN],
-				    const u8 peer_mac[SMC_MAC_LEN],
-				    u16 vlan_id)
+static struct smc_link_group *smc_lgr_lookup(const struct net *net,
+					     bool server,
+					     const struct smc_lgr_key *key,
+					     bool *pending,
+					     unsigned int *n_pending)
 {
 	struct smc_link_group *lgr, *found = NULL;
+	unsigned int n = 0;
 
 	mutex_lock(&smc_lgr_mutex);
 	list_for_each_entry(lgr, &smc_lgr_list, list) {
-		if (!smc_lgr_matches(lgr, net, server, peer_id, peer_gid,
-				     peer_mac, vlan_id))
+		bool use, wait;
+
+		if (!net_eq(smc_lgr_net(lgr), net) || lgr->server != server)
 			continue;
 		spin_lock_bh(&lgr->lock);
-		if (!lgr->terminating) {
+		n += lgr->pending;
+		if (!smc_lgr_key_eq(&lgr->key, key)) {
+			spin_unlock_bh(&lgr->lock);
+			continue;
+		}
+		wait = lgr->pending && !lgr->terminating;
+		use = !lgr->pending && !lgr->terminating &&
+		      READ_ONCE(lgr->lnk[0].state) == SMC_LNK_ACTIVE;
+		if (use)
 			lgr->conns++;
+		if (use || wait)
 			kref_get(&lgr->ref);
-			found = lgr;
-		}
 		spin_unlock_bh(&lgr->lock);
-		if (found) {
+		if (!use && !wait)
+			continue;	/* its link is down: it ends soon */
+		/* under smc_lgr_mutex, so the linger work sees the count */
+		if (use)
 			cancel_delayed_work(&lgr->linger);
-			break;
-		}
+		*pending = wait;
+		found = lgr;
+		break;
 	}
 	mutex_unlock(&smc_lgr_mutex);
+	if (n_pending)
+		*n_pending = n;
 	return found;
 }
 
@@ -177,7 +181,7 @@ static void smc_lgr_linger_expired(struct work_struct *work)
 						  linger);
 	bool idle;
 
-	/* under smc_lgr_mutex: smc_lgr_find() cannot count a connection
+	/* under smc_lgr_mutex: smc_lgr_lookup() cannot count a connection
 	 * between the check and the termination
 	 */
 	mutex_lock(&smc_lgr_mutex);
@@ -264,22 +268,14 @@ static void smc_lgr_link_down_work(struct work_struct *work)
 	smc_lgr_terminate(lnk->lgr, false, "link down");
 }
 
-/**
- * smc_lgr_create() - a new link group with its first link ACTIVATING
- * @net: the connection's namespace
- * @server: our role
- * @peer_id: the peer's peer ID
- * @offer: our offer: the RoCE port and GID of the link
- *
- * The link group is on the list, but smc_lgr_find() ignores it until its
- * link is ACTIVE. Call with smc_lgr_first_contact_lock() held.
- *
- * Return: the link group with a connection counted and a reference held
- * (release with smc_lgr_conn_put()), or an ERR_PTR.
+/*
+ * A new link group with its first link ACTIVATING on @offer's port,
+ * pending, not listed; a connection counted, references for the list and
+ * the caller.
  */
-struct smc_link_group *smc_lgr_create(struct net *net, bool server,
-				      const u8 peer_id[SMC_PEER_ID_LEN],
-				      const struct smc_offer *offer)
+static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
+					    const struct smc_lgr_key *key,
+					    const struct smc_offer *offer)
 {
 	struct smc_link_group *lgr;
 	int i, rc;
@@ -299,8 +295,8 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 	lgr->server = server;
 	/* a client learns the server's choice from CONFIRM LINK */
 	lgr->rmbe_eyec = server && READ_ONCE(smc_rmbe_eyecatcher);
-	memcpy(lgr->peer_id, peer_id, SMC_PEER_ID_LEN);
-	lgr->vlan_id = offer->vlan_id;
+	lgr->key = *key;
+	lgr->pending = true;
 	spin_lock_init(&lgr->lock);
 	init_waitqueue_head(&lgr->wait);
 	spin_lock_init(&lgr->llc_rx_lock);
@@ -328,19 +324,222 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 	}
 	lgr->conns = 1;
 	kref_get(&lgr->ref);		/* the caller's */
-	mutex_lock(&smc_lgr_mutex);
+	return lgr;
+}
+
+/* Under smc_lgr_mutex: list a link group from smc_lgr_alloc() */
+static void smc_lgr_list_add(struct smc_link_group *lgr)
+{
+	lockdep_assert_held(&smc_lgr_mutex);
 	list_add_tail(&lgr->list, &smc_lgr_list);
 	smc_lgr_gen++;
-	mutex_unlock(&smc_lgr_mutex);
-	/* a removal that ran before the list_add did not see us */
+}
+
+/* After smc_lgr_list_add(): a removal that ran before it did not see us */
+static void smc_lgr_check_dev(struct smc_link_group *lgr,
+			      const struct smc_offer *offer)
+{
 	if (!smc_ib_listed(offer->pick.sdev))
 		smc_lgr_terminate(lgr, false, "RoCE device removed");
+}
+
+/**
+ * smc_lgr_create() - a new link group for a first contact the server
+ *	asked for
+ * @net: the connection's namespace
+ * @server: our role (false: a server uses smc_lgr_get())
+ * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN
+ * @offer: our offer: the RoCE port and GID of the link
+ *
+ * Does not look for one with @key: the server decided. The link group is
+ * listed, pending with its link ACTIVATING: connections with the same key
+ * wait for it in smc_lgr_find() until the caller ends the first contact
+ * with smc_lgr_first_contact_done().
+ *
+ * Context: process; sleeps.
+ * Return: the link group with a connection counted and a reference held
+ * (release with smc_lgr_conn_put()), or an ERR_PTR.
+ */
+struct smc_link_group *smc_lgr_create(struct net *net, bool server,
+				      const struct smc_lgr_key *key,
+				      const struct smc_offer *offer)
+{
+	struct smc_link_group *lgr;
+
+	lgr = smc_lgr_alloc(net, server, key, offer);
+	if (IS_ERR(lgr))
+		return lgr;
+	mutex_lock(&smc_lgr_mutex);
+	smc_lgr_list_add(lgr);
+	mutex_unlock(&smc_lgr_mutex);
+	smc_lgr_check_dev(lgr, offer);
 	return lgr;
+}
+
+/*
+ * How long a connection waits for another one's first contact: as long as
+ * that can take - the CLC wait for the Confirm, up to two LLC waits for a
+ * send buffer while registering the RMB (buf.c), the CONFIRM LINK wait -
+ * and a second to spare. Every end of a first contact wakes the waiters;
+ * this only bounds a wait for a creator that went wrong.
+ */
+static unsigned long smc_lgr_pending_timeout(void)
+{
+	return msecs_to_jiffies(READ_ONCE(smc_clc_timeout_ms) +
+				3 * READ_ONCE(smc_llc_timeout_ms)) + HZ;
+}
+
+static bool smc_lgr_settled(struct smc_link_group *lgr)
+{
+	bool settled;
+
+	spin_lock_bh(&lgr->lock);
+	settled = !lgr->pending || lgr->terminating;
+	spin_unlock_bh(&lgr->lock);
+	return settled;
+}
+
+/* Under smc_lgr_create_mutex: a new link group, listed */
+static struct smc_link_group *smc_lgr_create_locked(struct net *net,
+						    bool server,
+						    const struct smc_lgr_key *key,
+						    const struct smc_offer *offer,
+						    unsigned int n_pending)
+{
+	struct smc_link_group *lgr;
+
+	lockdep_assert_held(&smc_lgr_create_mutex);
+	if (n_pending >= SMC_LGR_PENDING_MAX) {
+		pr_info_ratelimited("%u first contacts pending, declining another\n",
+				    n_pending);
+		return ERR_PTR(-EBUSY);
+	}
+	lgr = smc_lgr_alloc(net, server, key, offer);
+	if (IS_ERR(lgr))
+		return lgr;
+	mutex_lock(&smc_lgr_mutex);
+	smc_lgr_list_add(lgr);
+	mutex_unlock(&smc_lgr_mutex);
+	return lgr;
+}
+
+/*
+ * smc_lgr_find() and smc_lgr_get(): with @offer NULL, find only. Never
+ * holds a lock while it waits.
+ */
+static struct smc_link_group *smc_lgr_find_or_create(struct net *net,
+						     bool server,
+						     const struct smc_lgr_key *key,
+						     const struct smc_offer *offer,
+						     bool *first)
+{
+	unsigned long deadline = jiffies + smc_lgr_pending_timeout();
+	struct smc_link_group *lgr;
+	unsigned int n_pending;
+	bool pending = false;
+	long left;
+
+	*first = false;
+	for (;;) {
+		lgr = smc_lgr_lookup(net, server, key, &pending, NULL);
+		if (!lgr && offer) {
+			/* look again, and create: one at a time */
+			mutex_lock(&smc_lgr_create_mutex);
+			lgr = smc_lgr_lookup(net, server, key, &pending,
+					     &n_pending);
+			if (!lgr) {
+				lgr = smc_lgr_create_locked(net, server, key,
+							    offer, n_pending);
+				*first = !IS_ERR(lgr);
+			}
+			mutex_unlock(&smc_lgr_create_mutex);
+			if (*first)
+				smc_lgr_check_dev(lgr, offer);
+			if (IS_ERR(lgr) || *first)
+				return lgr;
+		}
+		if (!lgr || !pending)
+			return lgr;
+		/* another connection's first contact with this key runs */
+		left = deadline - jiffies;
+		if (left > 0)
+			left = wait_event_idle_timeout(lgr->wait,
+						       smc_lgr_settled(lgr),
+						       left);
+		smc_lgr_put(lgr);
+		if (left <= 0)
+			return ERR_PTR(-ETIMEDOUT);
+	}
+}
+
+/**
+ * smc_lgr_find() - the link group a subsequent contact names
+ * @net: the connection's namespace
+ * @server: our role
+ * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN
+ *
+ * If another connection's first contact with @key runs, waits until it
+ * ended (at most as long as one can take).
+ *
+ * Context: process; sleeps.
+ * Return: the link group with a connection counted and a reference held
+ * (release with smc_lgr_conn_put()), NULL if there is none, or
+ * ERR_PTR(-ETIMEDOUT).
+ */
+struct smc_link_group *smc_lgr_find(struct net *net, bool server,
+				    const struct smc_lgr_key *key)
+{
+	bool first;
+
+	return smc_lgr_find_or_create(net, server, key, NULL, &first);
+}
+
+/**
+ * smc_lgr_get() - the link group for a new connection: found, or created
+ * @net: the connection's namespace
+ * @server: our role
+ * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN
+ * @offer: our offer: the RoCE port and GID of a new link group's link
+ * @first: set if the link group is new: the caller runs its first contact
+ *	and ends it with smc_lgr_first_contact_done()
+ *
+ * Waits for another connection's first contact with @key, as
+ * smc_lgr_find(); creates a link group as smc_lgr_create() if there is
+ * none (or that first contact failed), unless SMC_LGR_PENDING_MAX first
+ * contacts of @server's role are pending in @net.
+ *
+ * Context: process; sleeps.
+ * Return: the link group with a connection counted and a reference held
+ * (release with smc_lgr_conn_put()), or an ERR_PTR: -EBUSY (too many
+ * pending, or the device has no room for another link), -ETIMEDOUT, ...
+ */
+struct smc_link_group *smc_lgr_get(struct net *net, bool server,
+				   const struct smc_lgr_key *key,
+				   const struct smc_offer *offer, bool *first)
+{
+	return smc_lgr_find_or_create(net, server, key, offer, first);
+}
+
+/**
+ * smc_lgr_first_contact_done() - a link group's first contact ended
+ * @lgr: from smc_lgr_create() or smc_lgr_get() with *first set
+ *
+ * Call after terminating @lgr if the first contact failed: the
+ * connections waiting for it then make their own.
+ *
+ * Context: process.
+ */
+void smc_lgr_first_contact_done(struct smc_link_group *lgr)
+{
+	spin_lock_bh(&lgr->lock);
+	lgr->pending = false;
+	spin_unlock_bh(&lgr->lock);
+	wake_up_all(&lgr->wait);
 }
 
 /**
  * smc_lgr_conn_put() - a connection no longer uses a link group
- * @lgr: from smc_lgr_find() or smc_lgr_create()
+ * @lgr: from smc_lgr_find(), smc_lgr_get() or smc_lgr_create()
  *
  * The last connection gone starts the linger clock. Drops the caller's
  * reference.
@@ -477,7 +676,7 @@ static int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
 		out->id = lgr->id;
 		out->role = lgr->server;
 		out->type = 1;			/* single link */
-		out->vlan_id = lgr->vlan_id;
+		out->vlan_id = lgr->key.vlan_id;
 		memset(out->pnetid, ' ', sizeof(out->pnetid));
 		out->net_cookie = net->net_cookie;
 		out->rmb_alloc = smc_buf_bytes(lgr, true);
@@ -513,8 +712,6 @@ int smc_lgr_init(void)
 {
 	int rc;
 
-	mutex_init(&smc_lgr_first_contact[0]);
-	mutex_init(&smc_lgr_first_contact[1]);
 	smc_lgr_wq = alloc_workqueue("smcr_lgr", WQ_UNBOUND, 0);
 	if (!smc_lgr_wq)
 		return -ENOMEM;

@@ -275,24 +275,44 @@ struct smc_llc_waiter {
 };
 
 /**
+ * struct smc_lgr_key - the peer's end of a link group
+ * @peer_id: the peer's peer ID (A.2.1)
+ * @peer_gid: the peer's RoCE GID on the first link
+ * @peer_mac: the peer's RoCE MAC on the first link
+ * @vlan_id: VLAN of the links' net device, 0 for none
+ *
+ * With the namespace and our role, what a new connection must match to
+ * use an existing link group (subsequent contact, 3.5.1).
+ */
+struct smc_lgr_key {
+	u8	peer_id[SMC_PEER_ID_LEN];
+	u8	peer_gid[SMC_GID_LEN];
+	u8	peer_mac[SMC_MAC_LEN];
+	u16	vlan_id;
+};
+
+/**
  * struct smc_link_group - links to one peer (RFC 7609 2.3)
  * @list: entry on smc_lgr_list (smc_lgr_mutex)
  * @ref: references, see the top of this file
  * @id: ID for reports, unique while the module is loaded
  * @net: network namespace; link groups are never shared across them
  * @server: our role in the link group
- * @peer_id: the peer's peer ID (A.2.1)
- * @vlan_id: VLAN of the links' net device, 0 for none
+ * @key: the peer's end; never changes
  * @rmbe_eyec: RMBEs start with the RFC's 4-byte eye catcher (4.2): the
  *	server's choice (rmbe_eyecatcher), the client learns it from CONFIRM
  *	LINK before it replies; else Linux's format without one
- * @lock: protects @conns, @terminating, @notify_peer and @waiter
+ * @lock: protects @pending, @conns, @terminating, @notify_peer and @waiter
+ * @pending: its first contact runs (from its creation to
+ *	smc_lgr_first_contact_done()); new connections with its key wait on
+ *	@wait
  * @conns: connections using the link group; 0 starts the linger timer
  * @terminating: left the list; being or been torn down (set under
  *	smc_lgr_mutex as well)
  * @notify_peer: the teardown sends DELETE LINK first
  * @waiter: the LLC message a handshake waits for, or NULL
- * @wait: where @waiter's owner sleeps; also woken on termination
+ * @wait: where @waiter's owner and connections waiting for the first
+ *	contact sleep; also woken on termination
  * @llc_wq: ordered workqueue running the peer's LLC requests one at a
  *	time (RFC 7609 3.5.5.3)
  * @llc_rx_lock: protects @llc_rx and @llc_rx_len
@@ -315,11 +335,11 @@ struct smc_link_group {
 	u32			id;
 	possible_net_t		net;
 	bool			server;
-	u8			peer_id[SMC_PEER_ID_LEN];
-	u16			vlan_id;
+	struct smc_lgr_key	key;
 	bool			rmbe_eyec;
 
 	spinlock_t		lock;	/* see above */
+	bool			pending;
 	u32			conns;
 	bool			terminating;
 	bool			notify_peer;
@@ -461,20 +481,19 @@ extern unsigned int smc_rmem;
 /* core.c */
 extern struct workqueue_struct *smc_lgr_wq;
 struct smc_link_group *smc_lgr_find(struct net *net, bool server,
-				    const u8 peer_id[SMC_PEER_ID_LEN],
-				    const u8 peer_gid[SMC_GID_LEN],
-				    const u8 peer_mac[SMC_MAC_LEN],
-				    u16 vlan_id);
+				    const struct smc_lgr_key *key);
+struct smc_link_group *smc_lgr_get(struct net *net, bool server,
+				   const struct smc_lgr_key *key,
+				   const struct smc_offer *offer, bool *first);
 struct smc_link_group *smc_lgr_create(struct net *net, bool server,
-				      const u8 peer_id[SMC_PEER_ID_LEN],
+				      const struct smc_lgr_key *key,
 				      const struct smc_offer *offer);
+void smc_lgr_first_contact_done(struct smc_link_group *lgr);
 void smc_lgr_put(struct smc_link_group *lgr);
 void smc_lgr_conn_put(struct smc_link_group *lgr);
 void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 		       const char *why);
 void smc_lgr_terminate_dev(struct smc_ib_device *sdev);
-void smc_lgr_first_contact_lock(bool server);
-void smc_lgr_first_contact_unlock(bool server);
 int smc_lgr_init(void);
 void smc_lgr_exit(void);
 

@@ -41,7 +41,8 @@
  * QP - a new one in INIT on first contact, the active link's on subsequent
  * contact (the F bit says which). On first contact the client brings its
  * new QP to RTR and confirms; the server then brings its QP up and runs
- * CONFIRM LINK (llc.c). First contacts of a role are serialized, so
+ * CONFIRM LINK (llc.c). A connection that finds another one's first
+ * contact with the same peer running waits for it (core.c), so
  * simultaneous connections to a new peer share one link group.
  *
  * The buffers: each side's Accept or Confirm names its RMB element
@@ -256,9 +257,20 @@ static int smc_hs_client_final(struct smc_sock *smc, struct smc_hs *hs)
 	return smc_hs_peer_declined(smc, hs, len);
 }
 
+/* -EBUSY: too many first contacts pending, or no room on the device */
 static u32 smc_hs_link_err_code(int err)
 {
-	return err == -ENOMEM ? SMC_CLC_DECL_MEM : SMC_CLC_DECL_ERR_RDYLNK;
+	return err == -ENOMEM || err == -EBUSY ? SMC_CLC_DECL_MEM :
+						 SMC_CLC_DECL_ERR_RDYLNK;
+}
+
+static void smc_hs_lgr_key(struct smc_lgr_key *key, const u8 *peer_id,
+			   const u8 *gid, const u8 *mac, u16 vlan_id)
+{
+	memcpy(key->peer_id, peer_id, SMC_PEER_ID_LEN);
+	memcpy(key->peer_gid, gid, SMC_GID_LEN);
+	memcpy(key->peer_mac, mac, SMC_MAC_LEN);
+	key->vlan_id = vlan_id;
 }
 
 /* After the server's Accept: set up or reuse the link, confirm it. */
@@ -272,19 +284,19 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	bool data = READ_ONCE(smc_data_path);
 	bool first = acc->first_contact;
 	struct smc_link_group *lgr;
+	struct smc_lgr_key key;
 	struct smc_link *lnk;
 	bool conn = false;
 	int rc, len;
 
+	smc_hs_lgr_key(&key, acc->peer_id, acc->gid, acc->mac,
+		       hs->offer.vlan_id);
 	if (!first) {
 		/* the server may see the first link ACTIVE just before we do:
-		 * wait for a first contact in progress
+		 * smc_lgr_find() waits for a first contact in progress
 		 */
-		smc_lgr_first_contact_lock(false);
-		lgr = smc_lgr_find(net, false, acc->peer_id, acc->gid,
-				   acc->mac, hs->offer.vlan_id);
-		smc_lgr_first_contact_unlock(false);
-		if (!lgr)
+		lgr = smc_lgr_find(net, false, &key);
+		if (IS_ERR_OR_NULL(lgr))
 			return smc_hs_decline(smc, SMC_CLC_DECL_NOSRVLINK);
 		lnk = &lgr->lnk[0];
 		if (lnk->peer.qpn != acc->qpn) {
@@ -292,13 +304,10 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 			return smc_hs_decline(smc, SMC_CLC_DECL_NOSRVLINK);
 		}
 	} else {
-		smc_lgr_first_contact_lock(false);
-		lgr = smc_lgr_create(net, false, acc->peer_id, &hs->offer);
-		if (IS_ERR(lgr)) {
-			smc_lgr_first_contact_unlock(false);
+		lgr = smc_lgr_create(net, false, &key, &hs->offer);
+		if (IS_ERR(lgr))
 			return smc_hs_decline(smc,
 					      smc_hs_link_err_code(PTR_ERR(lgr)));
-		}
 		lnk = &lgr->lnk[0];
 		smc_link_set_peer(lnk, acc);
 		rc = smc_link_rtr(lnk);
@@ -306,8 +315,8 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 			rc = smc_llc_expect(lgr, &w);
 		if (rc) {
 			smc_lgr_terminate(lgr, false, "first contact failed");
+			smc_lgr_first_contact_done(lgr);
 			smc_lgr_conn_put(lgr);
-			smc_lgr_first_contact_unlock(false);
 			return smc_hs_decline(smc, smc_hs_link_err_code(rc));
 		}
 	}
@@ -348,7 +357,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	if (first) {
 		if (rc)
 			smc_lgr_terminate(lgr, false, "first contact failed");
-		smc_lgr_first_contact_unlock(false);
+		smc_lgr_first_contact_done(lgr);
 	}
 	if (!rc && data) {
 		smc_conn_activate(smc, false);
@@ -369,7 +378,7 @@ decline:			/* in place of the Confirm */
 	if (first) {
 		smc_llc_cancel(lgr, &w);
 		smc_lgr_terminate(lgr, false, "first contact failed");
-		smc_lgr_first_contact_unlock(false);
+		smc_lgr_first_contact_done(lgr);
 	}
 	if (conn)
 		smc_conn_discard(smc);
@@ -449,13 +458,14 @@ static u32 smc_hs_server_link(struct smc_link *lnk, bool first,
 			      const struct smc_clc_accept_info *conf,
 			      struct smc_buf *rmb)
 {
-	if (!first) {
-		if (memcmp(conf->gid, lnk->peer.gid, SMC_GID_LEN) ||
-		    memcmp(conf->mac, lnk->peer.mac, SMC_MAC_LEN) ||
-		    conf->qpn != lnk->peer.qpn)
-			return SMC_CLC_DECL_SYNCERR;
-		return 0;
-	}
+	const struct smc_lgr_key *key = &lnk->lgr->key;
+
+	/* the client's end: as in its Proposal (the link group's key) */
+	if (memcmp(conf->gid, key->peer_gid, SMC_GID_LEN) ||
+	    memcmp(conf->mac, key->peer_mac, SMC_MAC_LEN))
+		return SMC_CLC_DECL_SYNCERR;
+	if (!first)
+		return conf->qpn == lnk->peer.qpn ? 0 : SMC_CLC_DECL_SYNCERR;
 	smc_link_set_peer(lnk, conf);
 	if (smc_link_rtr(lnk) || smc_link_rts(lnk))
 		return SMC_CLC_DECL_ERR_RDYLNK;
@@ -473,27 +483,11 @@ static struct smc_link_group *smc_hs_server_lgr(struct smc_sock *smc,
 						bool *first)
 {
 	struct smc_clc_proposal_info *prop = &hs->prop;
-	struct net *net = sock_net(&smc->sk);
-	struct smc_link_group *lgr;
+	struct smc_lgr_key key;
 
-	*first = false;
-	lgr = smc_lgr_find(net, true, prop->peer_id, prop->gid, prop->mac,
-			   hs->offer.vlan_id);
-	if (lgr)
-		return lgr;
-	smc_lgr_first_contact_lock(true);
-	/* a first contact that just finished may have created it */
-	lgr = smc_lgr_find(net, true, prop->peer_id, prop->gid, prop->mac,
-			   hs->offer.vlan_id);
-	if (lgr) {
-		smc_lgr_first_contact_unlock(true);
-		return lgr;
-	}
-	*first = true;
-	lgr = smc_lgr_create(net, true, prop->peer_id, &hs->offer);
-	if (IS_ERR(lgr))
-		smc_lgr_first_contact_unlock(true);
-	return lgr;
+	smc_hs_lgr_key(&key, prop->peer_id, prop->gid, prop->mac,
+		       hs->offer.vlan_id);
+	return smc_lgr_get(sock_net(&smc->sk), true, &key, &hs->offer, first);
 }
 
 static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
@@ -584,7 +578,7 @@ out:
 				     data))
 			smc_lgr_terminate(lgr, false, "first contact failed");
 		if (first)
-			smc_lgr_first_contact_unlock(true);
+			smc_lgr_first_contact_done(lgr);
 		if (ok) {
 			smc_conn_activate(smc, true);
 			return 0;

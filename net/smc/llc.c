@@ -327,8 +327,9 @@ void smc_llc_purge(struct smc_link_group *lgr)
  * arrive unnoticed in between. End with smc_llc_wait() or
  * smc_llc_cancel().
  *
- * Return: 0, or -EBUSY if another handshake waits (cannot happen while
- * first contacts are serialized).
+ * Return: 0, or -EBUSY if another handshake waits (cannot happen: only
+ * the first contact's handshake waits for LLC messages, and connections
+ * with the same peer wait until it ended).
  */
 int smc_llc_expect(struct smc_link_group *lgr, struct smc_llc_waiter *w)
 {

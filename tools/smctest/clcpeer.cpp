@@ -42,7 +42,7 @@ namespace clc = smctest::clc;
 namespace {
 
 enum class Send { Full, TruncClose, TruncSilent, Nothing };
-enum class Expect { Drop, Decline, Data, AcceptThenConfirmDrop };
+enum class Expect { Drop, Decline, Data, AcceptThenConfirmDrop, AcceptThenSilence };
 
 // What the smcr side's address looks like to us (for Proposal prefixes).
 struct Ctx {
@@ -50,6 +50,7 @@ struct Ctx {
 	uint32_t local4 = 0; // host order
 	std::array<uint8_t, 16> local6{};
 	uint32_t decline_code = 0;
+	std::optional<uint16_t> peer_id_tag;
 };
 
 struct Script {
@@ -65,6 +66,10 @@ struct Script {
 clc::ProposalSpec good_proposal(const Ctx &x)
 {
 	clc::ProposalSpec s;
+	if (x.peer_id_tag) {
+		s.peer_id[6] = static_cast<uint8_t>(*x.peer_id_tag >> 8);
+		s.peer_id[7] = static_cast<uint8_t>(*x.peer_id_tag);
+	}
 	if (x.ipv6) {
 		clc::Ipv6Prefix p;
 		std::copy_n(x.local6.begin(), 8, p.prefix.begin()); // /64
@@ -141,6 +146,10 @@ const std::vector<Script> &scripts()
 		 [](const Ctx &x) { auto s = good_proposal(x); s.flags = 0x11; return clc::proposal_v1(s); }},
 		{"confirm-after-accept", Role::Client, Send::Full, Expect::AcceptThenConfirmDrop, 0,
 		 "valid Proposal, expect Accept (server: test_fake_offer=1), send Confirm: dropped",
+		 [](const Ctx &x) { return clc::proposal_v1(good_proposal(x)); }},
+		{"silent-after-accept", Role::Client, Send::Full, Expect::AcceptThenSilence, 0,
+		 "valid Proposal (a first contact: the server creates a link group and its QP), expect Accept, "
+		 "then send nothing: dropped after the server's clc_timeout_ms",
 		 [](const Ctx &x) { return clc::proposal_v1(good_proposal(x)); }},
 		// ---- smcr client -> hostile server (client: test_clc_without_option=1,
 		// test_fake_offer=1, so it sends a Proposal first)
@@ -230,6 +239,7 @@ Ctx make_ctx(const Config &c, int fd)
 {
 	Ctx x;
 	x.decline_code = c.decline_code;
+	x.peer_id_tag = c.peer_id_tag;
 	sockaddr_storage ss{};
 	socklen_t len = sizeof(ss);
 	if (getsockname(fd, reinterpret_cast<sockaddr *>(&ss), &len) < 0)
@@ -248,6 +258,16 @@ void send_bytes(int fd, const clc::Bytes &m)
 {
 	if (!m.empty())
 		write_all(fd, m.data(), m.size());
+}
+
+void expect_accept(int fd, uint64_t wait_ms, const std::string &label, const std::string &hint)
+{
+	auto a = read_clc(fd, wait_ms, "an Accept" + hint);
+	if (a[4] != clc::Accept)
+		throw Failure(label + ": expected an Accept, got " + clc::type_name(a[4]) +
+			      (a[4] == clc::Decline ? " " + code_str(clc::decline_diagnosis(a).value_or(0)) : "") + ": " +
+			      clc::hex(a));
+	say(label + ": got Accept (" + std::to_string(a.size()) + " bytes)");
 }
 
 void play(const Config &c, const Script &s, int fd)
@@ -296,17 +316,17 @@ void play(const Config &c, const Script &s, int fd)
 	case Expect::Data:
 		fallback_data(c, fd, label);
 		break;
-	case Expect::AcceptThenConfirmDrop: {
-		auto a = read_clc(fd, c.drop_wait_ms, "an Accept (server needs test_fake_offer=1)");
-		if (a[4] != clc::Accept)
-			throw Failure(label + ": expected an Accept, got " + clc::type_name(a[4]) +
-				      (a[4] == clc::Decline ? " " + code_str(clc::decline_diagnosis(a).value_or(0)) : "") +
-				      ": " + clc::hex(a));
-		say(label + ": got Accept (" + std::to_string(a.size()) + " bytes); sending Confirm");
+	case Expect::AcceptThenConfirmDrop:
+		expect_accept(fd, c.drop_wait_ms, label, " (server needs test_fake_offer=1)");
+		say(label + ": sending Confirm");
 		send_bytes(fd, clc::accept_confirm(clc::Confirm));
 		expect_drop(fd, c.drop_wait_ms, label);
 		break;
-	}
+	case Expect::AcceptThenSilence:
+		expect_accept(fd, c.drop_wait_ms, label, "");
+		say(label + ": silent");
+		expect_drop(fd, c.drop_wait_ms, label);
+		break;
 	}
 }
 

@@ -90,6 +90,8 @@ the duplex data after a fallback, --ready-file for --role server):
   --decline-code CODE  diagnosis of the Declines the peer sends (default NOSMCRDEV)
   --expect-decline CODE  expect this Decline code instead of the script's
   --drop-wait DUR      wait this long for a reply or the drop (default 30s)
+  --peer-id-tag N      the Proposal's peer ID ends in N (0-65535), so that
+                       several clc-peers are several peers to the server
 
 link-peer options (plus --addr/--port, --bytes/--seed for the duplex data
 the scripts move: the smcr side runs `smctest server --mode duplex` with the
@@ -251,6 +253,11 @@ Config parse_cli(const std::vector<std::string> &args)
 		else if (o == "--decline-code") c.decline_code = parse_reason(o, a.value());
 		else if (o == "--expect-decline") c.expect_decline = parse_reason(o, a.value());
 		else if (o == "--drop-wait") c.drop_wait_ms = a.value_ms();
+		else if (o == "--peer-id-tag") {
+			uint64_t n = a.value_u64();
+			if (n > 65535) throw ArgError("--peer-id-tag must be 0..65535");
+			c.peer_id_tag = static_cast<uint16_t>(n);
+		}
 		else if (o == "--expect-connect-error") c.expect_connect_error = a.value();
 		else if (o == "--expect-data-error") c.expect_data_error = a.value();
 		else if (o == "--kv") c.diag_kv = true;
