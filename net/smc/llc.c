@@ -236,6 +236,12 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 {
 	struct smc_llc_msg_info resp = *req;
 
+	if (!req->delete_link.all &&
+	    req->delete_link.link_num != lnk->link_id) {
+		pr_info_ratelimited("link group %u: DELETE LINK of link %u, which it does not have: ignored\n",
+				    lnk->lgr->id, req->delete_link.link_num);
+		return;
+	}
 	if (!req->delete_link.all) {
 		/* one link: it is our only one, reply, then end it all */
 		resp.response = true;

@@ -147,6 +147,13 @@ public:
 	uint64_t rx_got() const { return rx_cons_; }
 	uint8_t peer_conn_flags() const { return peer_conn_flags_; }
 	const std::vector<LlcSeen> &llc_seen() const { return llc_; }
+	// LLC replies of this type smcr sent (TEST LINK's are not kept)
+	unsigned llc_replies(uint8_t type) const
+	{
+		return static_cast<unsigned>(std::count_if(llc_.begin(), llc_.end(), [&](const LlcSeen &l) {
+			return l.type == type && (l.flags & wire::kLlcResp);
+		}));
+	}
 	const std::string &link_error() const { return link_error_; }
 	void set_answer_test_link(bool on) { answer_test_link_ = on; }
 	// Stop reposting receive buffers: smcr's next SENDs meet RNR for ever.
@@ -643,6 +650,25 @@ void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
 	p.expect_link_alive(label);
 }
 
+// As ignored_then_honest(), and smcr sent no LLC message in reply.
+void llc_dropped_then_honest(Peer &p, const Config &c, const std::string &label,
+			     const std::function<void(Peer &)> &lie)
+{
+	ignored_then_honest(p, c, label, lie);
+	if (!p.llc_seen().empty())
+		throw Failure(label + ": smcr answered with " + wire::llc_name(p.llc_seen().front().type) +
+			      "; it should have dropped the message");
+}
+
+// An LLC message of type with seeded random bytes after the header.
+wire::Msg llc_garbage(std::mt19937 &rng, uint8_t type, uint8_t flags)
+{
+	wire::Msg m = wire::llc_build(type, flags);
+	for (size_t i = 4; i < m.size(); ++i)
+		m[i] = static_cast<uint8_t>(rng());
+	return m;
+}
+
 const std::vector<Script> &scripts()
 {
 	static const std::vector<Script> all = {
@@ -792,12 +818,7 @@ const std::vector<Script> &scripts()
 		 "replies come back, the link lives and the duplex exchange is byte-exact",
 		 [](Peer &p, const Config &c) {
 			 constexpr unsigned kFlood = 256, kMaxReplies = 64;
-			 auto replies = [&] {
-				 return static_cast<unsigned>(std::count_if(
-					 p.llc_seen().begin(), p.llc_seen().end(), [](const LlcSeen &l) {
-						 return l.type == wire::kConfirmRkey && (l.flags & wire::kLlcResp);
-					 }));
-			 };
+			 auto replies = [&] { return p.llc_replies(wire::kConfirmRkey); };
 			 for (unsigned i = 0; i < kFlood; ++i)
 				 p.send_msg(wire::llc_build(wire::kConfirmRkey, 0));
 			 // until the replies stop: 2 s without one
@@ -815,6 +836,86 @@ const std::vector<Script> &scripts()
 					       std::to_string(kFlood) + " flooded requests: its queue is not bounded");
 			 p.duplex(c.bytes);
 			 p.expect_link_alive("llc-flood");
+		 }},
+		{"llc-unknown",
+		 "LLC messages of types 0x00, 0x05 (REQ ADD LINK: unsupported), 0x0a, 0x55 and 0xfd, and a CONFIRM "
+		 "RKEY announcing 40 bytes",
+		 "dropped: no reply, the link lives, data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 llc_dropped_then_honest(p, c, "llc-unknown", [](Peer &q) {
+				 for (uint8_t t : {0x00, 0x05, 0x0a, 0x55, 0xfd})
+					 q.send_msg(wire::llc_build(t, 0));
+				 wire::Msg m = wire::llc_build(wire::kConfirmRkey, 0);
+				 m[1] = 40;
+				 q.send_msg(m);
+			 });
+		 }},
+		{"llc-unsolicited",
+		 "replies nobody asked for: CONFIRM LINK, ADD LINK, ADD LINK CONTINUATION, DELETE LINK, CONFIRM "
+		 "RKEY (negative), CONFIRM RKEY CONTINUATION, DELETE RKEY, TEST LINK",
+		 "dropped: no reply, the link lives, data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 llc_dropped_then_honest(p, c, "llc-unsolicited", [](Peer &q) {
+				 for (uint8_t t : {wire::kConfirmLink, wire::kAddLink, wire::kAddLinkCont, wire::kConfirmRkey,
+						   wire::kConfirmRkeyCont, wire::kDeleteRkey, wire::kTestLink})
+					 q.send_msg(wire::llc_build(t, wire::kLlcResp));
+				 q.send_msg(wire::delete_link_build(true, false, true, 1, 0x00020000));
+			 });
+		 }},
+		{"llc-wrong-sender", "a CONFIRM LINK request from the client (only the server sends one, 3.5.1)",
+		 "dropped (smcr logs it): no reply, the link lives, data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 llc_dropped_then_honest(p, c, "llc-wrong-sender", [](Peer &q) {
+				 wire::ConfirmLink cl;
+				 cl.link_num = 1;
+				 cl.qpn = 1234;
+				 q.send_msg(wire::confirm_link_build(cl));
+			 });
+		 }},
+		{"llc-add-link", "8 ADD LINK requests with seeded random bodies",
+		 "never accepted: each is dropped as malformed or refused (ADD LINK reply with the reject flag), the "
+		 "link lives, data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 std::mt19937 rng(static_cast<uint32_t>(c.seed));
+			 ignored_then_honest(p, c, "llc-add-link", [&](Peer &q) {
+				 for (int i = 0; i < 8; ++i)
+					 q.send_msg(llc_garbage(rng, wire::kAddLink, 0));
+			 });
+			 for (const LlcSeen &l : p.llc_seen())
+				 if (l.type == wire::kAddLink && !(l.flags & 0x40))
+					 throw Failure("llc-add-link: smcr accepted an ADD LINK (reply without reject)");
+			 say("llc-add-link: " + std::to_string(p.llc_replies(wire::kAddLink)) + " of 8 refused, the rest dropped");
+		 }},
+		{"llc-delete-link-unknown", "DELETE LINK (this one link, not all) naming link 7, which the link group "
+					    "does not have",
+		 "ignored (smcr logs it): no reply, the link lives, data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 llc_dropped_then_honest(p, c, "llc-delete-link-unknown", [](Peer &q) {
+				 q.send_msg(wire::delete_link_build(false, false, true, 7, 0x00020000));
+			 });
+		 }},
+		{"llc-delete-rkey", "DELETE RKEY of 8 seeded random rkeys nobody announced",
+		 "refused: a negative DELETE RKEY reply, the link lives, data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 std::mt19937 rng(static_cast<uint32_t>(c.seed));
+			 ignored_then_honest(p, c, "llc-delete-rkey", [&](Peer &q) {
+				 wire::Msg m = llc_garbage(rng, wire::kDeleteRkey, 0);
+				 m[4] = 8;	// count (A.3.7)
+				 m[5] = 0;	// error mask: a request has none
+				 q.send_msg(m);
+			 });
+			 if (p.llc_replies(wire::kDeleteRkey) != 1)
+				 throw Failure("llc-delete-rkey: expected one DELETE RKEY reply, got " +
+					       std::to_string(p.llc_replies(wire::kDeleteRkey)));
+		 }},
+		{"llc-test-link-flood", "1000 TEST LINK requests back to back",
+		 "answered while send buffers are free, the rest dropped (nothing queues): the link lives, data "
+		 "byte-exact",
+		 [](Peer &p, const Config &c) {
+			 ignored_then_honest(p, c, "llc-test-link-flood", [](Peer &q) {
+				 for (int i = 0; i < 1000; ++i)
+					 q.send_msg(wire::llc_build(wire::kTestLink, 0));
+			 });
 		 }},
 		{"send-imm", "a TEST LINK request sent as SEND with immediate data",
 		 "protocol violation: smcr takes the link down (link group ends, connection reset)",

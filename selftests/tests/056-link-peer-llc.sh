@@ -1,0 +1,51 @@
+#!/bin/bash
+# DESC: hostile SMC-R peer (smctest link-peer): LLC lies are dropped or refused, the link lives, data stays byte-exact
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 300
+#
+# Role b runs an smcr server with test_clc_without_option=1; role a's
+# link-peer plays one script per link group (fresh peer ID each). Asserts,
+# per script, on both sides (link-peer checks smcr's every message and the
+# data it writes; the server checks what it read):
+#  - llc-unknown (unknown and unsupported types, a wrong length),
+#    llc-unsolicited (replies nobody asked for), llc-wrong-sender (a
+#    client's CONFIRM LINK request): dropped, smcr sends no LLC message;
+#  - llc-add-link (random ADD LINK bodies): never accepted - dropped as
+#    malformed or refused with the reject flag;
+#  - llc-delete-link-unknown (DELETE LINK of link 7): ignored, no reply
+#    (before the fix smcr ended the link group for it);
+#  - llc-delete-rkey (8 unknown rkeys): one negative reply;
+#  - llc-test-link-flood (1000 TEST LINK): answered while send buffers are
+#    free, nothing queues;
+# and after each the duplex exchange is byte-exact and the link alive
+# (TEST LINK answered); at the end every link group is gone (linger 3 s).
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+B=$(st_size 256K 64K)
+scripts=(llc-unknown llc-unsolicited llc-wrong-sender llc-add-link llc-delete-link-unknown llc-delete-rkey
+	llc-test-link-flood)
+if [[ $SMCR_ROLE == b ]]; then
+	st_param test_clc_without_option Y || exit 1
+	st_param lgr_linger_ms 3000 || exit 1
+fi
+rc=0 i=0
+failed=()
+for script in "${scripts[@]}"; do
+	port=$((ST_PORT + i % 20))
+	i=$((i + 1))
+	echo "=== $script"
+	case $SMCR_ROLE in
+	b) st_serve "$script" server --family smc --port "$port" --conns 1 --mode duplex --bytes "$B" \
+		--expect-mode smcr --timeout 90s || { rc=1; failed+=("$script"); } ;;
+	a) st_await "$script" || { rc=1; failed+=("$script"); continue; }
+	   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$port" --script "$script" --bytes "$B" \
+		--timeout 90s || { rc=1; failed+=("$script"); } ;;
+	esac
+done
+if [[ $SMCR_ROLE == b ]]; then
+	st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }
+fi
+((rc == 0)) || echo "FAILED on role $SMCR_ROLE: ${failed[*]}"
+exit $rc
