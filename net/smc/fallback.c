@@ -10,8 +10,10 @@
  * touch addresses or options pass through at any time.
  */
 #include <asm/ioctls.h>
+#include <linux/ipv6.h>
 #include <linux/poll.h>
 #include <linux/sockios.h>
+#include <net/dst.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
@@ -79,6 +81,12 @@ int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	struct smc_sock *smc = smc_sk(sock->sk);
 	int rc;
 
+	/* TCP's error queue is the application's only after a fallback;
+	 * else it is empty, as on TCP without timestamps or zerocopy
+	 */
+	if ((flags & MSG_ERRQUEUE) &&
+	    !(READ_ONCE(smc->hs) == SMC_HS_DONE && smc->use_fallback))
+		return -EAGAIN;
 	rc = smc_wait_decided(smc, flags & MSG_DONTWAIT, true);
 	if (rc)
 		return rc;
@@ -193,17 +201,175 @@ static bool smc_sockopt_clcsock_only(int optname)
 }
 
 /*
- * Options that hook TCP's data path, which SMC-R data never passes: kTLS
- * (installing the "tls" ULP, and its SOL_TLS options) would leave the
- * application sending plaintext over RoCE while it believes it encrypts.
- * Refused in every state, as Linux's SMC refuses TCP_ULP: before the
- * handshake decided it is not known whether data will pass through TCP.
- * Reading TCP_ULP (no ULP: an empty name) stays TCP's.
+ * Options that hook TCP's data path, which SMC-R data never passes (the
+ * table "TCP options that hook the data path" in architecture.rst):
+ *
+ * Refused in every state (EOPNOTSUPP). kTLS - installing the "tls" ULP
+ * and its SOL_TLS options - would leave the application sending plaintext
+ * over RoCE while it believes it encrypts (Linux's SMC refuses TCP_ULP
+ * too); reading TCP_ULP (no ULP: an empty name) stays TCP's. The repair
+ * options would checkpoint and restore the clcsock, not the connection.
+ * TCP_ZEROCOPY_RECEIVE maps TCP's receive queue, which SMC-R never fills;
+ * SO_ZEROCOPY's completions would never come. TCP_FASTOPEN_CONNECT defers
+ * the SYN to the first write, which the handshake waits for.
+ *
+ * TCP only: MD5 and AO signatures, per-socket IPsec policies, the minimum
+ * TTL / hop count (GTSM) and socket filters act on TCP segments. Set
+ * before the handshake they make it fall back (OPTUNSUPP, see
+ * smc_clcsock_tcp_only()), so they keep their meaning; once SMC-R was
+ * chosen, or while the handshake runs, they are refused.
  */
-static bool smc_sockopt_refused(int level, int optname, bool set)
+enum smc_sockopt_kind {
+	SMC_SOCKOPT_FORWARD,
+	SMC_SOCKOPT_REFUSED,
+	SMC_SOCKOPT_TCP_ONLY,
+};
+
+static enum smc_sockopt_kind smc_sockopt_kind_set(int level, int optname)
 {
-	return level == SOL_TLS || (set && level == SOL_TCP &&
-				    optname == TCP_ULP);
+	switch (level) {
+	case SOL_SOCKET:
+		if (optname == SO_ZEROCOPY)
+			return SMC_SOCKOPT_REFUSED;
+		if (optname == SO_ATTACH_FILTER || optname == SO_ATTACH_BPF)
+			return SMC_SOCKOPT_TCP_ONLY;
+		return SMC_SOCKOPT_FORWARD;
+	case SOL_IP:
+		if (optname == IP_IPSEC_POLICY || optname == IP_XFRM_POLICY ||
+		    optname == IP_MINTTL)
+			return SMC_SOCKOPT_TCP_ONLY;
+		return SMC_SOCKOPT_FORWARD;
+	case SOL_IPV6:
+		if (optname == IPV6_IPSEC_POLICY ||
+		    optname == IPV6_XFRM_POLICY ||
+		    optname == IPV6_MINHOPCOUNT)
+			return SMC_SOCKOPT_TCP_ONLY;
+		return SMC_SOCKOPT_FORWARD;
+	case SOL_TCP:
+		break;
+	default:
+		return SMC_SOCKOPT_FORWARD;
+	}
+	switch (optname) {
+	case TCP_ULP:
+	case TCP_FASTOPEN_CONNECT:
+		return SMC_SOCKOPT_REFUSED;
+	case TCP_MD5SIG:
+	case TCP_MD5SIG_EXT:
+#ifdef TCP_AO_ADD_KEY
+	case TCP_AO_ADD_KEY:
+	case TCP_AO_DEL_KEY:
+	case TCP_AO_INFO:
+#endif
+		return SMC_SOCKOPT_TCP_ONLY;
+	default:
+		return SMC_SOCKOPT_FORWARD;
+	}
+}
+
+static enum smc_sockopt_kind smc_sockopt_kind(int level, int optname,
+					      bool set)
+{
+	if (level == SOL_TLS)
+		return SMC_SOCKOPT_REFUSED;
+	if (level == SOL_TCP) {
+		switch (optname) {
+		case TCP_REPAIR:
+		case TCP_REPAIR_QUEUE:
+		case TCP_QUEUE_SEQ:
+		case TCP_REPAIR_OPTIONS:
+		case TCP_REPAIR_WINDOW:
+#ifdef TCP_AO_REPAIR
+		case TCP_AO_REPAIR:
+#endif
+		case TCP_ZEROCOPY_RECEIVE:
+			return SMC_SOCKOPT_REFUSED;
+		default:
+			break;
+		}
+	}
+	return set ? smc_sockopt_kind_set(level, optname) :
+		     SMC_SOCKOPT_FORWARD;
+}
+
+/* The clcsock's route or socket asks for IPsec */
+static bool smc_clcsock_xfrm(struct sock *clcsk)
+{
+#ifdef CONFIG_XFRM
+	struct dst_entry *dst;
+	bool xfrm;
+
+	if (rcu_access_pointer(clcsk->sk_policy[0]) ||
+	    rcu_access_pointer(clcsk->sk_policy[1]))
+		return true;
+	dst = sk_dst_get(clcsk);
+	xfrm = dst && dst_xfrm(dst);
+	dst_release(dst);
+	return xfrm;
+#else
+	return false;
+#endif
+}
+
+/**
+ * smc_clcsock_tcp_only() - does the connection carry an option only TCP
+ *	honours?
+ * @smc: socket before its CLC exchange; its clcsock is connected
+ *
+ * Deliberately strict: MD5 keys count even if none is for this peer (the
+ * key table stays once created).
+ *
+ * Return: true if it has MD5 or AO keys, an IPsec policy or route, a
+ * minimum TTL or hop count, or a socket filter (on the clcsock, or on the
+ * AF_SMC socket where SOL_SOCKET options stay before 6.5), which SMC-R
+ * data would bypass: the connection must stay TCP.
+ */
+bool smc_clcsock_tcp_only(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+
+	if (rcu_access_pointer(smc->sk.sk_filter) ||
+	    rcu_access_pointer(clcsk->sk_filter))
+		return true;
+#ifdef CONFIG_TCP_MD5SIG
+	if (rcu_access_pointer(tcp_sk(clcsk)->md5sig_info))
+		return true;
+#endif
+#ifdef CONFIG_TCP_AO
+	if (rcu_access_pointer(tcp_sk(clcsk)->ao_info))
+		return true;
+#endif
+	if (READ_ONCE(inet_sk(clcsk)->min_ttl))
+		return true;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (clcsk->sk_family == AF_INET6 && inet6_sk(clcsk) &&
+	    READ_ONCE(inet6_sk(clcsk)->min_hopcount))
+		return true;
+#endif
+	return smc_clcsock_xfrm(clcsk);
+}
+
+/* TCP-only options may be set before the handshake and after a fallback */
+static int smc_setsockopt_tcp_only(struct smc_sock *smc, int level,
+				   int optname, sockptr_t optval,
+				   unsigned int optlen)
+{
+	struct socket *clcsock = smc->clcsock;
+	int hs, rc = -EOPNOTSUPP;
+
+	/* against connect(): the handshake sees the option or we see it */
+	lock_sock(&smc->sk);
+	hs = READ_ONCE(smc->hs);
+	if (hs == SMC_HS_NONE || (hs == SMC_HS_DONE && smc->use_fallback)) {
+		if (level == SOL_SOCKET)
+			rc = sock_setsockopt(clcsock, level, optname, optval,
+					     optlen);
+		else
+			rc = clcsock->ops->setsockopt(clcsock, level, optname,
+						      optval, optlen);
+	}
+	release_sock(&smc->sk);
+	return rc;
 }
 
 /**
@@ -218,7 +384,7 @@ static bool smc_sockopt_refused(int level, int optname, bool set)
  * here too. They apply to the clcsock (the transport) and to the AF_SMC
  * socket (which getsockopt(SOL_SOCKET) reads), from one copy of the value.
  * Everything else belongs to TCP/IP and goes to the clcsock, except what
- * smc_sockopt_refused() names.
+ * smc_sockopt_kind() refuses or keeps for TCP.
  *
  * Return: 0 or a negative errno (-EOPNOTSUPP for a refused option).
  */
@@ -230,8 +396,15 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 	void *val;
 	int rc;
 
-	if (smc_sockopt_refused(level, optname, true))
+	switch (smc_sockopt_kind(level, optname, true)) {
+	case SMC_SOCKOPT_REFUSED:
 		return -EOPNOTSUPP;
+	case SMC_SOCKOPT_TCP_ONLY:
+		return smc_setsockopt_tcp_only(smc, level, optname, optval,
+					       optlen);
+	default:
+		break;
+	}
 	if (level != SOL_SOCKET) {
 		rc = clcsock->ops->setsockopt(clcsock, level, optname, optval,
 					      optlen);
@@ -270,7 +443,7 @@ int smc_getsockopt(struct socket *sock, int level, int optname,
 	struct smc_sock *smc = smc_sk(sock->sk);
 	struct socket *clcsock = smc->clcsock;
 
-	if (smc_sockopt_refused(level, optname, false))
+	if (smc_sockopt_kind(level, optname, false) == SMC_SOCKOPT_REFUSED)
 		return -EOPNOTSUPP;
 	return clcsock->ops->getsockopt(clcsock, level, optname, optval,
 					optlen);

@@ -8,7 +8,9 @@
  * active RoCE port serving that interface with a GID for the connection's
  * local address (smc_ib_find_port()); without one there is no offer and
  * the caller declines with NOSMCRDEV. The parameter use_roce=N turns
- * SMC-R off this way for new connections.
+ * SMC-R off this way for new connections. A connection that carries an
+ * option only TCP honours (an MD5 key, an IPsec policy, a socket filter:
+ * smc_clcsock_tcp_only()) has no offer either: OPTUNSUPP.
  *
  * Test only: the module parameter test_fake_offer makes up a RoCE part
  * from the interface's own addresses (ignoring real RoCE ports), so the
@@ -133,7 +135,8 @@ out:
  * @smc: socket whose clcsock is connected
  * @offer: filled on success
  *
- * Return: 0, or the SMC_CLC_DECL_* code to decline with.
+ * Return: 0, or the SMC_CLC_DECL_* code to decline with (OPTUNSUPP,
+ * NOSMCRDEV, CNFERR).
  */
 u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer)
 {
@@ -143,6 +146,8 @@ u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer)
 	bool fake = READ_ONCE(smc_test_fake_offer);
 
 	memset(offer, 0, sizeof(*offer));
+	if (smc_clcsock_tcp_only(smc))
+		return SMC_CLC_DECL_OPTUNSUPP;
 	if (!fake && !READ_ONCE(smc_use_roce))
 		return SMC_CLC_DECL_NOSMCRDEV;
 	if (smc_offer_prefixes(smc->clcsock->sk, offer, &dev))

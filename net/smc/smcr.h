@@ -265,6 +265,7 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 		   sockptr_t optval, unsigned int optlen);
 int smc_getsockopt(struct socket *sock, int level, int optname,
 		   char __user *optval, int __user *optlen);
+bool smc_clcsock_tcp_only(struct smc_sock *smc);
 int smc_shutdown(struct socket *sock, int how);
 int smc_getname(struct socket *sock, struct sockaddr *addr, int peer);
 int smc_bind(struct socket *sock, struct sockaddr *addr, int alen);

@@ -344,6 +344,24 @@ std::string peer_name(int fd)
 	return SockAddr::from(reinterpret_cast<sockaddr *>(&ss), len).to_string();
 }
 
+smcr::DiagEntry diag_entry(int fd, const std::string &label)
+{
+	struct stat st{};
+	if (fstat(fd, &st) < 0)
+		throw_errno("fstat", errno);
+	for (int i = 0; i < 5; ++i) {
+		if (i)
+			sleep_ms(100);
+		try {
+			if (auto e = smcr::diag_find_inode(st.st_ino))
+				return *e;
+		} catch (const std::exception &ex) {
+			throw Failure(label + ": sock_diag dump failed: " + ex.what());
+		}
+	}
+	throw Failure(label + ": inode " + std::to_string(st.st_ino) + " not in the AF_SMC sock_diag dump");
+}
+
 void check_expect(const Config &c, int fd, const std::string &label)
 {
 	if (!c.has_expect())
@@ -357,40 +375,25 @@ void check_expect(const Config &c, int fd, const std::string &label)
 		return;
 	}
 	// --family tcp under smc_run: the preload library made it AF_SMC
-	struct stat st{};
-	if (fstat(fd, &st) < 0)
-		throw_errno("fstat", errno);
-	std::optional<smcr::DiagEntry> e;
-	for (int i = 0; i < 5 && !e; ++i) {
-		if (i)
-			sleep_ms(100);
-		try {
-			e = smcr::diag_find_inode(st.st_ino);
-		} catch (const std::exception &ex) {
-			throw Failure(label + ": sock_diag dump failed: " + ex.what());
-		}
-	}
-	if (!e)
-		throw Failure(label + ": inode " + std::to_string(st.st_ino) +
-			      " not in the AF_SMC sock_diag dump");
-	std::string got = "mode=" + smcr::diag_mode_name(e->mode) +
-			  " reason=" + smcr::reason_to_string(e->reason) +
-			  " peer_diag=" + smcr::reason_to_string(e->peer_diagnosis);
+	const smcr::DiagEntry e = diag_entry(fd, label);
+	std::string got = "mode=" + smcr::diag_mode_name(e.mode) +
+			  " reason=" + smcr::reason_to_string(e.reason) +
+			  " peer_diag=" + smcr::reason_to_string(e.peer_diagnosis);
 	if (c.verbose)
 		say(label + ": " + got);
 	auto bad = [&](const std::string &what) {
 		throw Failure(label + ": expected " + what + ", got " + got);
 	};
-	bool fb = e->mode == SMC_DIAG_MODE_FALLBACK_TCP;
+	bool fb = e.mode == SMC_DIAG_MODE_FALLBACK_TCP;
 	if (c.expect_mode == ExpectMode::Fallback && !fb)
 		bad("mode=fallback");
-	if (c.expect_mode == ExpectMode::Smcr && e->mode != SMC_DIAG_MODE_SMCR)
+	if (c.expect_mode == ExpectMode::Smcr && e.mode != SMC_DIAG_MODE_SMCR)
 		bad("mode=smcr");
-	if (c.expect_fallback_any && (!fb || e->reason == 0))
+	if (c.expect_fallback_any && (!fb || e.reason == 0))
 		bad("fallback with a reason != 0");
-	if (c.expect_reason && (!fb || e->reason != *c.expect_reason))
+	if (c.expect_reason && (!fb || e.reason != *c.expect_reason))
 		bad("reason=" + smcr::reason_to_string(*c.expect_reason));
-	if (c.expect_peer_diag && e->peer_diagnosis != *c.expect_peer_diag)
+	if (c.expect_peer_diag && e.peer_diagnosis != *c.expect_peer_diag)
 		bad("peer_diag=" + smcr::reason_to_string(*c.expect_peer_diag));
 }
 

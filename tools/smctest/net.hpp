@@ -8,6 +8,7 @@
 #include "cli.hpp"
 #include "smcr/text.hpp"
 #include "smcr/addr.hpp"
+#include "smcr/diag.hpp"
 #include "smcr/fd.hpp"
 
 namespace smctest {
@@ -71,6 +72,10 @@ void read_exact(int fd, void *buf, size_t len);
 
 std::string local_name(int fd);
 std::string peer_name(int fd);
+
+// The sock_diag entry of an AF_SMC socket (found by its inode; a few
+// tries, the dump may lag). Throws Failure.
+smcr::DiagEntry diag_entry(int fd, const std::string &label);
 
 // Checks --expect-* on an AF_SMC socket by finding fstat(fd).st_ino in the
 // sock_diag dump. No-op (with a note) for --family tcp. Throws Failure.

@@ -27,6 +27,7 @@
 
 #include "commands.hpp"
 #include "net.hpp"
+#include "probes.hpp"
 #include "smcr/args.hpp"
 #include "smcr/pattern.hpp"
 
@@ -34,10 +35,9 @@ namespace smctest {
 
 using smcr::UniqueFd;
 
-namespace {
+namespace probe {
 
 constexpr int kAcceptTimeoutMs = 60000;
-constexpr int kEventTimeoutMs = 10000;
 
 void check(bool ok, const std::string &what)
 {
@@ -51,10 +51,45 @@ void announce(const Config &c, int lfd)
 	write_ready_file(c.ready_file);
 }
 
-UniqueFd accept_blocking(int lfd)
+smcr::UniqueFd accept_blocking(int lfd)
 {
 	return accept_one(lfd, 0, kAcceptTimeoutMs);
 }
+
+// Drains until EOF; returns the byte count.
+uint64_t drain(int fd)
+{
+	std::vector<uint8_t> buf(64 * 1024);
+	uint64_t total = 0;
+	for (;;) {
+		ssize_t k = ::recv(fd, buf.data(), buf.size(), 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			throw_errno("recv", errno);
+		if (k == 0)
+			return total;
+		total += static_cast<uint64_t>(k);
+	}
+}
+
+// Expects a -1/errno result.
+void expect_errno(long rc, int want, const std::string &what)
+{
+	if (rc >= 0)
+		throw Failure(what + ": succeeded (returned " + std::to_string(rc) + "), expected " + errno_name(want));
+	int e = errno;
+	if (e != want)
+		throw Failure(what + ": got " + errno_name(e) + ", expected " + errno_name(want));
+}
+
+} // namespace probe
+
+namespace {
+
+using namespace probe;
+
+constexpr int kEventTimeoutMs = 10000;
 
 void send_pattern(int fd, uint64_t seed, uint64_t n)
 {
@@ -96,39 +131,12 @@ void verify_pattern(std::span<const uint8_t> d, uint64_t seed, uint64_t off, con
 	check(m == d.size(), what + ": data mismatch at offset " + std::to_string(off + m));
 }
 
-// Drains until EOF; returns the byte count.
-uint64_t drain(int fd)
-{
-	std::vector<uint8_t> buf(64 * 1024);
-	uint64_t total = 0;
-	for (;;) {
-		ssize_t k = ::recv(fd, buf.data(), buf.size(), 0);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			throw_errno("recv", errno);
-		if (k == 0)
-			return total;
-		total += static_cast<uint64_t>(k);
-	}
-}
-
 int ioctl_int(int fd, unsigned long req, const char *name)
 {
 	int v = -1;
 	if (::ioctl(fd, req, &v) < 0)
 		throw_errno(std::string("ioctl(") + name + ")", errno);
 	return v;
-}
-
-// Expects a -1/errno result.
-void expect_errno(long rc, int want, const std::string &what)
-{
-	if (rc >= 0)
-		throw Failure(what + ": succeeded (returned " + std::to_string(rc) + "), expected " + errno_name(want));
-	int e = errno;
-	if (e != want)
-		throw Failure(what + ": got " + errno_name(e) + ", expected " + errno_name(want));
 }
 
 // ---- bad-type ------------------------------------------------------------
@@ -1037,88 +1045,6 @@ void oob_client(const Config &c)
 	say("ok: 4 connections with urgent data sent");
 }
 
-// ---- no kTLS -------------------------------------------------------------
-//
-// kTLS hooks TCP's data path; SMC-R data does not pass through TCP, so an
-// AF_SMC socket that accepted TCP_ULP "tls" would send plaintext over RoCE
-// while the application believes it encrypts. It must refuse the ULP and
-// every SOL_TLS option (EOPNOTSUPP), before the handshake and after it.
-
-#ifndef SOL_TLS
-#define SOL_TLS 282
-#endif
-#ifndef TCP_ULP
-#define TCP_ULP 31
-#endif
-constexpr int kTlsTx = 1;	// TLS_TX in <linux/tls.h>
-
-void expect_no_tls(int fd, const std::string &when)
-{
-	static const char ulp[] = "tls";
-	unsigned char info[56] = {};	// tls12_crypto_info_aes_gcm_128's size
-	socklen_t len = sizeof(info);
-
-	errno = 0;
-	int rc = ::setsockopt(fd, SOL_TCP, TCP_ULP, ulp, sizeof(ulp) - 1);
-	check(rc < 0 && errno == EOPNOTSUPP, when + ": setsockopt(TCP_ULP, \"tls\") returned " +
-	      std::to_string(rc) + " (" + std::strerror(errno) + "), expected EOPNOTSUPP");
-	errno = 0;
-	rc = ::setsockopt(fd, SOL_TLS, kTlsTx, info, sizeof(info));
-	check(rc < 0 && errno == EOPNOTSUPP, when + ": setsockopt(SOL_TLS, TLS_TX) returned " +
-	      std::to_string(rc) + " (" + std::strerror(errno) + "), expected EOPNOTSUPP");
-	errno = 0;
-	rc = ::getsockopt(fd, SOL_TLS, kTlsTx, info, &len);
-	check(rc < 0 && errno == EOPNOTSUPP, when + ": getsockopt(SOL_TLS, TLS_TX) returned " +
-	      std::to_string(rc) + " (" + std::strerror(errno) + "), expected EOPNOTSUPP");
-	// reading TCP_ULP stays TCP's answer: no ULP, an empty name
-	char name[16] = {};
-	socklen_t nlen = sizeof(name);
-	rc = ::getsockopt(fd, SOL_TCP, TCP_ULP, name, &nlen);
-	check(rc == 0 && nlen == 0, when + ": getsockopt(TCP_ULP) returned " + std::to_string(rc) +
-	      " with " + std::to_string(nlen) + " bytes, expected 0 and none (no ULP)");
-}
-
-// One byte each way: the refusals left the connection working.
-void no_tls_exchange(int fd, bool first)
-{
-	char b = 'k';
-	if (first)
-		write_all(fd, &b, 1);
-	check(::recv(fd, &b, 1, MSG_WAITALL) == 1 && b == 'k', "no-tls: byte not echoed");
-	if (!first)
-		write_all(fd, &b, 1);
-}
-
-void no_tls_only_smc(const Config &c)
-{
-	if (c.family != Family::Smc)
-		throw Skip("no-tls checks AF_SMC sockets; TCP takes kTLS (use --family smc)");
-}
-
-void no_tls_server(const Config &c, int lfd)
-{
-	no_tls_only_smc(c);
-	expect_no_tls(lfd, "listening socket");
-	announce(c, lfd);
-	UniqueFd fd = accept_blocking(lfd);
-	check_expect(c, fd.get(), "no-tls server");
-	expect_no_tls(fd.get(), "accepted socket");
-	no_tls_exchange(fd.get(), false);
-	drain(fd.get());
-}
-
-void no_tls_client(const Config &c)
-{
-	no_tls_only_smc(c);
-	auto to = peer_addr(c);
-	UniqueFd fresh = make_socket(c.family, to.family() == AF_INET6);
-	expect_no_tls(fresh.get(), "socket before connect");
-	UniqueFd fd = dial(c, to);
-	check_expect(c, fd.get(), "no-tls client");
-	expect_no_tls(fd.get(), "connected socket");
-	no_tls_exchange(fd.get(), true);
-}
-
 // ---- registry ------------------------------------------------------------
 
 struct Probe {
@@ -1155,6 +1081,8 @@ const std::vector<Probe> &probes()
 		 oob_server, oob_client},
 		{"no-tls", "TCP_ULP \"tls\" and SOL_TLS refused (EOPNOTSUPP) before and after the handshake", {},
 		 no_tls_server, no_tls_client},
+		{"tcp-hooks", "repair and zerocopy receive refused; MD5 keys and socket filters keep a connection "
+			      "on TCP, and are refused over SMC-R", {}, tcp_hooks_server, tcp_hooks_client},
 	};
 	return p;
 }

@@ -54,7 +54,7 @@ check "refused connect fails" 1 "$S" client --family tcp --addr 127.0.0.1 --port
 for probe in $("$S" probe --list | cut -f1); do
 	p=$((port++))
 	case $probe in
-	bad-type | no-tls) continue ;; # AF_SMC only (TCP takes kTLS)
+	bad-type | no-tls | tcp-hooks) continue ;; # AF_SMC only (TCP takes kTLS, repair...)
 	sockopts) check "probe sockopts" 0 "$S" probe sockopts --family tcp; continue ;;
 	refused) check "probe refused" 0 "$S" probe refused --role client --family tcp --addr 127.0.0.1 --port $p \
 		--timeout 30s; continue ;;
