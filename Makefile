@@ -10,6 +10,9 @@
 #                        (SOAK=1: the soak tier too)
 #   make soak            the soak tier: endurance tests (SOAK-tagged
 #                        selftests at full size, SOAK_BOOTS=10 VM boots)
+#   make fuzz            one million seeded hostile CDC/LLC messages
+#                        (selftest 057 at soak size, FUZZ_SEED=1) beside an
+#                        honest stream on stock 6.12, then smcr unloads
 #   make demo            boot two VMs and run an unmodified program over AF_SMC
 #   make bench           boot two VMs once and measure TCP, smcr, the in-tree
 #                        smc.ko and raw verbs side by side: build/bench/<time>/
@@ -79,7 +82,7 @@ KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 DEBUG_KERNEL := tools/testing/vm/debug-kernel.sh
 
-.PHONY: all module modules-all module-debug tools deps check soak demo bench clean \
+.PHONY: all module modules-all module-debug tools deps check soak fuzz demo bench clean \
 	checkpatch help install install-module install-tools uninstall \
 	uninstall-module uninstall-tools dkms dkms-add dkms-remove
 
@@ -136,6 +139,13 @@ soak: deps
 	$(call build-module,/lib/modules/$(STOCK_61)/build)
 	$(MAKE) tools
 	tools/testing/check.sh --soak
+
+# 057's soak size is the 10^6 messages; the guest then checks kmemleak
+fuzz: deps
+	$(MAKE) module KDIR=/lib/modules/$(STOCK_612)/build
+	$(MAKE) tools
+	tools/testing/vm/run --kernel 6.12 --timeout 3000 -- \
+		env SMCR_FUZZ_SEED=$(or $(FUZZ_SEED),1) selftests/run --soak 057
 
 demo: deps
 	$(MAKE) module KDIR=/lib/modules/$(STOCK_612)/build

@@ -63,7 +63,8 @@ data (server and client must agree on --mode, --bytes, --seed):
   --seed N (default 1)
   --io block|poll      blocking I/O (helper thread for the send side) or a
                        nonblocking poll() loop
-  --conns N            connections (client: concurrent threads)
+  --conns N            connections (client: concurrent threads; server: 0
+                       serves until --ready-file is removed)
   --concurrent         server: handle connections in parallel threads
 
 connection setup:
@@ -97,6 +98,7 @@ link-peer options (plus --addr/--port, --bytes/--seed for the duplex data
 the scripts move: the smcr side runs `smctest server --mode duplex` with the
 same --bytes/--seed):
   --script NAME        what to do and what to expect (link-peer --list)
+  --count N            fuzz: messages to send (default 10000; seeded by --seed)
 
 assertions on the AF_SMC socket (checked via sock_diag before close):
   --expect-mode fallback|smcr
@@ -211,7 +213,7 @@ Config parse_cli(const std::vector<std::string> &args)
 		} else if (o == "--seed") c.seed = a.value_u64();
 		else if (o == "--conns") {
 			uint64_t n = a.value_u64();
-			if (n == 0 || n > 10000) throw ArgError("--conns must be 1..10000");
+			if (n > 10000) throw ArgError("--conns must be 0..10000");
 			c.conns = static_cast<unsigned>(n);
 		} else if (o == "--concurrent") c.concurrent = true;
 		else if (o == "--backlog") c.backlog = static_cast<unsigned>(a.value_u64());
@@ -253,6 +255,7 @@ Config parse_cli(const std::vector<std::string> &args)
 		else if (o == "--decline-code") c.decline_code = parse_reason(o, a.value());
 		else if (o == "--expect-decline") c.expect_decline = parse_reason(o, a.value());
 		else if (o == "--drop-wait") c.drop_wait_ms = a.value_ms();
+		else if (o == "--count") c.count = a.value_u64();
 		else if (o == "--peer-id-tag") {
 			uint64_t n = a.value_u64();
 			if (n > 65535) throw ArgError("--peer-id-tag must be 0..65535");
@@ -281,9 +284,11 @@ Config parse_cli(const std::vector<std::string> &args)
 	switch (c.cmd) {
 	case Command::Server:
 		if (!port_set) throw ArgError("server needs --port");
+		if (!c.conns && c.ready_file.empty()) throw ArgError("server --conns 0 needs --ready-file");
 		break;
 	case Command::Client:
 		if (!port_set || c.addr.empty()) throw ArgError("client needs --addr and --port");
+		if (!c.conns) throw ArgError("client needs --conns 1 or more");
 		break;
 	case Command::Probe:
 		if (c.probe.empty() && !c.list) throw ArgError("probe needs a NAME (or --list)");

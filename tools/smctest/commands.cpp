@@ -228,9 +228,18 @@ int run_server(const Config &c)
 			++failed;
 		}
 	};
+	// --conns 0: until the ready file is removed
+	auto ready_gone = [&] { return ::access(c.ready_file.c_str(), F_OK) != 0; };
+	unsigned served = 0;
 	{
 		std::vector<std::jthread> workers;
-		for (unsigned i = 0; i < c.conns; ++i) {
+		for (unsigned i = 0; c.conns == 0 || i < c.conns; ++i) {
+			if (c.conns == 0) {
+				while (!(wait_fd(lfd.get(), POLLIN, 100) & POLLIN) && !ready_gone())
+					;
+				if (ready_gone())
+					break;
+			}
 			UniqueFd fd;
 			if (c.accept == AcceptMode::Nonblock) {
 				fd = accept_one(lfd.get(), c.accept4_flags, -1);
@@ -243,14 +252,15 @@ int run_server(const Config &c)
 					throw_errno("accept4", errno);
 				fd = UniqueFd(r);
 			}
+			++served;
 			if (c.concurrent)
 				workers.emplace_back(handle, std::move(fd), i);
 			else
 				handle(std::move(fd), i);
 		}
 	}
-	unsigned ok = c.conns - failed;
-	say("server: " + std::to_string(ok) + "/" + std::to_string(c.conns) + " connections ok");
+	unsigned ok = served - failed;
+	say("server: " + std::to_string(ok) + "/" + std::to_string(served) + " connections ok");
 	if (c.hold_ms) {
 		// Keep the listener (and handshakes still pending on it) open; the
 		// hold ends early when the ready file is removed.
