@@ -122,6 +122,22 @@ st_await() {
 	[[ $v == ok ]] || { echo "peer server $1 failed to start"; return 1; }
 }
 
+# st_link_peer SCRIPT PORT BYTES [SERVER-ARGS...]: one smctest link-peer
+# script against an smcr server (test_clc_without_option=1 on role b):
+# role b serves one duplex connection of BYTES (plus SERVER-ARGS, e.g.
+# --expect-mode smcr), role a plays SCRIPT. Returns this role's result.
+st_link_peer() {
+	local script=$1 port=$2 bytes=$3
+	shift 3
+	case $SMCR_ROLE in
+	b) st_serve "$script" server --family smc --port "$port" --conns 1 --mode duplex --bytes "$bytes" \
+		--timeout 90s "$@" ;;
+	a) st_await "$script" || return 1
+	   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$port" --script "$script" --bytes "$bytes" \
+		--timeout 90s ;;
+	esac
+}
+
 # st_silent_peer OUT DROP_WAIT TIMEOUT [SCRIPT [READY [ARGS...]]]: starts
 # a `clc-peer --script SCRIPT ARGS` client (default silence) towards the
 # peer's port $ST_PORT in the background (output in OUT) and waits until

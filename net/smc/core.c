@@ -327,15 +327,24 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	return lgr;
 }
 
-/* Under smc_lgr_mutex: list a link group from smc_lgr_alloc() */
-static void smc_lgr_list_add(struct smc_link_group *lgr)
+/* smc_lgr_alloc(), and on the list */
+static struct smc_link_group *smc_lgr_new(struct net *net, bool server,
+					  const struct smc_lgr_key *key,
+					  const struct smc_offer *offer)
 {
-	lockdep_assert_held(&smc_lgr_mutex);
+	struct smc_link_group *lgr;
+
+	lgr = smc_lgr_alloc(net, server, key, offer);
+	if (IS_ERR(lgr))
+		return lgr;
+	mutex_lock(&smc_lgr_mutex);
 	list_add_tail(&lgr->list, &smc_lgr_list);
 	smc_lgr_gen++;
+	mutex_unlock(&smc_lgr_mutex);
+	return lgr;
 }
 
-/* After smc_lgr_list_add(): a removal that ran before it did not see us */
+/* After smc_lgr_new(): a removal that ran before it did not see us */
 static void smc_lgr_check_dev(struct smc_link_group *lgr,
 			      const struct smc_offer *offer)
 {
@@ -366,13 +375,9 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 {
 	struct smc_link_group *lgr;
 
-	lgr = smc_lgr_alloc(net, server, key, offer);
-	if (IS_ERR(lgr))
-		return lgr;
-	mutex_lock(&smc_lgr_mutex);
-	smc_lgr_list_add(lgr);
-	mutex_unlock(&smc_lgr_mutex);
-	smc_lgr_check_dev(lgr, offer);
+	lgr = smc_lgr_new(net, server, key, offer);
+	if (!IS_ERR(lgr))
+		smc_lgr_check_dev(lgr, offer);
 	return lgr;
 }
 
@@ -406,21 +411,13 @@ static struct smc_link_group *smc_lgr_create_locked(struct net *net,
 						    const struct smc_offer *offer,
 						    unsigned int n_pending)
 {
-	struct smc_link_group *lgr;
-
 	lockdep_assert_held(&smc_lgr_create_mutex);
 	if (n_pending >= SMC_LGR_PENDING_MAX) {
 		pr_info_ratelimited("%u first contacts pending, declining another\n",
 				    n_pending);
 		return ERR_PTR(-EBUSY);
 	}
-	lgr = smc_lgr_alloc(net, server, key, offer);
-	if (IS_ERR(lgr))
-		return lgr;
-	mutex_lock(&smc_lgr_mutex);
-	smc_lgr_list_add(lgr);
-	mutex_unlock(&smc_lgr_mutex);
-	return lgr;
+	return smc_lgr_new(net, server, key, offer);
 }
 
 /*

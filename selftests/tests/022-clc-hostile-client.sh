@@ -55,29 +55,47 @@ if [[ $SMCR_ROLE == b ]]; then
 	st_param clc_timeout_ms 1000 || exit 1
 	st_param test_fake_offer N || exit 1
 fi
-rc=0 i=0
+# The cases are independent (a port each): they run at once, logs in
+# order - but the last one, which needs test_fake_offer=Y on b, alone after.
+run_case() {
+	local script=$1 kind=$2 port=$3
+	st_await "$script" || return 1
+	st_smctest clc-peer --role client --family tcp --addr "$SMCR_PEER_IP" --port "$port" --script "$script" \
+		--bytes "$B" --drop-wait 20s --timeout 60s || return 1
+	[[ $kind == drop ]] || return 0
+	# The good connection after the drop: the server's first and only accept.
+	st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$port" --mode duplex --bytes "$B" \
+		--expect-reason NOSMCRDEV --timeout 60s
+}
+# run_cases FIRST LAST: cases[FIRST..LAST] at once
+run_cases() {
+	local i script kind sexp pids=()
+	for ((i = $1; i <= $2; i++)); do
+		IFS='|' read -r script kind sexp <<<"${cases[i]}"
+		case $SMCR_ROLE in
+		b) # shellcheck disable=SC2086
+		   st_serve_bg "$script" server --family smc --port $((ST_PORT + i)) --conns 1 --mode duplex \
+			--bytes "$B" --expect-mode fallback $sexp --timeout 90s || { rc=1; failed+=("$script"); } ;;
+		a) run_case "$script" "$kind" $((ST_PORT + i)) >"$ST_TMP/$script.log" 2>&1 &
+		   pids+=($!) ;;
+		esac
+	done
+	if [[ $SMCR_ROLE == b ]]; then
+		st_wait_all || { rc=1; failed+=("a server"); }
+		return
+	fi
+	for ((i = $1; i <= $2; i++)); do
+		IFS='|' read -r script kind _ <<<"${cases[i]}"
+		echo "=== $script ($kind)"
+		wait "${pids[i - $1]}" || { rc=1; failed+=("$script"); }
+		cat "$ST_TMP/$script.log"
+	done
+}
+rc=0
 failed=()
-for c in "${cases[@]}"; do
-	IFS='|' read -r script kind sexp <<<"$c"
-	port=$((ST_PORT + i % 20))
-	i=$((i + 1))
-	echo "=== $script ($kind)"
-	case $SMCR_ROLE in
-	b) [[ $script == confirm-after-accept ]] && echo Y >/sys/module/smcr/parameters/test_fake_offer
-	   # shellcheck disable=SC2086
-	   st_serve "$script" server --family smc --port "$port" --conns 1 --mode duplex --bytes "$B" \
-		--expect-mode fallback $sexp --timeout 60s || { rc=1; failed+=("$script"); } ;;
-	a) st_await "$script" || { rc=1; failed+=("$script"); continue; }
-	   ok=1
-	   st_smctest clc-peer --role client --family tcp --addr "$SMCR_PEER_IP" --port "$port" --script "$script" \
-		--bytes "$B" --drop-wait 20s --timeout 60s || ok=0
-	   if [[ $kind == drop ]]; then
-		# The good connection after the drop: the server's first and only accept.
-		st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$port" --mode duplex --bytes "$B" \
-			--expect-reason NOSMCRDEV --timeout 60s || ok=0
-	   fi
-	   [[ $ok == 1 ]] || { rc=1; failed+=("$script"); } ;;
-	esac
-done
+last=$((${#cases[@]} - 1))
+run_cases 0 $((last - 1))
+[[ $SMCR_ROLE == b ]] && echo Y >/sys/module/smcr/parameters/test_fake_offer
+run_cases "$last" "$last"
 ((rc == 0)) || echo "FAILED scripts on role $SMCR_ROLE: ${failed[*]}"
 exit $rc

@@ -5,9 +5,9 @@
 # TIMEOUT: 150
 #
 # Role b: smcr server with test_clc_without_option=1 and clc_timeout_ms
-# 20000. Role a: first a `clc-peer --script silent-after-accept` client
+# 12000. Role a: first a `clc-peer --script silent-after-accept` client
 # (plain TCP, its own peer ID) sends a valid Proposal: b creates a link
-# group and its QP for it, sends the Accept (first contact) and waits 20 s
+# group and its QP for it, sends the Accept (first contact) and waits 12 s
 # for a Confirm that never comes. Meanwhile a's own smcr client (another
 # peer ID, a's clc_timeout_ms 4000 for the Accept) connects to the same
 # listener. Asserts:
@@ -23,7 +23,7 @@ source "$ST_DIR/lib.sh"
 P=$ST_PORT
 case $SMCR_ROLE in
 b) st_param test_clc_without_option Y || exit 1
-   st_param clc_timeout_ms 20000 || exit 1
+   st_param clc_timeout_ms 12000 || exit 1
    # --hold: the silent handshake ends by its timeout, not by the listener
    st_serve_bg srv server --family smc --port "$P" --conns 1 --mode sink --expect-mode smcr \
 	--hold 60s --timeout 90s || exit 1

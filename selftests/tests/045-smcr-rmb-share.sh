@@ -70,14 +70,16 @@ b) st_serve_bg srv server --family smc --port "$P" --conns "$T" --concurrent --m
    st_wait_all || exit 1 ;;
 a) st_await srv || exit 1
    pids=()
+   : >"$ST_TMP/hold"	# the clients hold their connections until it is gone
    for ((i = 0; i < PROCS; i++)); do
 	"$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --conns "$PER" --hold 30s \
-		--mode sink --bytes 4K --expect-mode smcr --timeout 150s &
+		--hold-file "$ST_TMP/hold" --mode sink --bytes 4K --expect-mode smcr --timeout 150s &
 	pids+=($!)
    done
    await_conns || exit 1
    check_share
    vm_sync "$ST_KEY-checked" || exit 1
+   rm -f "$ST_TMP/hold"
    rc=0
    for p in "${pids[@]}"; do wait "$p" || rc=1; done
    ((rc == 0)) || st_fail "a client process failed" ;;

@@ -39,18 +39,16 @@ for script in "${scripts[@]}"; do
 	i=$((i + 1))
 	bytes=$B
 	echo "=== $script"
-	case $SMCR_ROLE in
-	b) delay=0
-	   [[ $script == urg-after-close ]] && delay=300 bytes=16K
-	   echo "$delay" >/sys/module/smcr/parameters/test_cdc_rx_delay_ms
-	   st_serve "$script" server --family smc --port "$port" --conns 1 --mode duplex --bytes "$bytes" \
-		--expect-mode smcr --timeout 90s || { rc=1; failed+=("$script"); }
-	   echo 0 >/sys/module/smcr/parameters/test_cdc_rx_delay_ms ;;
-	a) [[ $script == urg-after-close ]] && bytes=16K
-	   st_await "$script" || { rc=1; failed+=("$script"); continue; }
-	   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$port" --script "$script" --bytes "$bytes" \
-		--timeout 90s || { rc=1; failed+=("$script"); } ;;
-	esac
+	[[ $script == urg-after-close ]] && bytes=16K
+	if [[ $SMCR_ROLE == b ]]; then
+		delay=0
+		[[ $script == urg-after-close ]] && delay=300
+		echo "$delay" >/sys/module/smcr/parameters/test_cdc_rx_delay_ms
+	fi
+	st_link_peer "$script" "$port" "$bytes" --expect-mode smcr || { rc=1; failed+=("$script"); }
+	if [[ $SMCR_ROLE == b ]]; then
+		echo 0 >/sys/module/smcr/parameters/test_cdc_rx_delay_ms
+	fi
 done
 if [[ $SMCR_ROLE == b ]]; then
 	st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }

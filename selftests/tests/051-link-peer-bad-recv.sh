@@ -30,16 +30,13 @@ for script in "${scripts[@]}"; do
 	port=$((ST_PORT + i))
 	i=$((i + 1))
 	echo "=== $script"
-	case $SMCR_ROLE in
-	b) before=$(dmesg | grep -c "sent a .*-byte message")
-	   st_serve "$script" server --family smc --port "$port" --conns 1 --mode duplex --bytes 16K \
-		--expect-mode smcr --expect-data-error ECONNRESET --timeout 90s || { rc=1; failed+=("$script"); }
-	   after=$(dmesg | grep -c "sent a .*-byte message")
-	   ((after > before)) || { echo "no violation logged for $script"; rc=1; failed+=("$script-log"); } ;;
-	a) st_await "$script" || { rc=1; failed+=("$script"); continue; }
-	   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$port" --script "$script" --bytes 16K \
-		--timeout 90s || { rc=1; failed+=("$script"); } ;;
-	esac
+	before=$(dmesg | grep -c "sent a .*-byte message")
+	st_link_peer "$script" "$port" 16K --expect-mode smcr --expect-data-error ECONNRESET ||
+		{ rc=1; failed+=("$script"); }
+	if [[ $SMCR_ROLE == b ]]; then
+		after=$(dmesg | grep -c "sent a .*-byte message")
+		((after > before)) || { echo "no violation logged for $script"; rc=1; failed+=("$script-log"); }
+	fi
 done
 if [[ $SMCR_ROLE == b ]]; then
 	st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }

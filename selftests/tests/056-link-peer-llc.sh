@@ -36,13 +36,7 @@ for script in "${scripts[@]}"; do
 	port=$((ST_PORT + i % 20))
 	i=$((i + 1))
 	echo "=== $script"
-	case $SMCR_ROLE in
-	b) st_serve "$script" server --family smc --port "$port" --conns 1 --mode duplex --bytes "$B" \
-		--expect-mode smcr --timeout 90s || { rc=1; failed+=("$script"); } ;;
-	a) st_await "$script" || { rc=1; failed+=("$script"); continue; }
-	   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$port" --script "$script" --bytes "$B" \
-		--timeout 90s || { rc=1; failed+=("$script"); } ;;
-	esac
+	st_link_peer "$script" "$port" "$B" --expect-mode smcr || { rc=1; failed+=("$script"); }
 done
 if [[ $SMCR_ROLE == b ]]; then
 	st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }

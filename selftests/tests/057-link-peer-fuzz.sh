@@ -9,7 +9,7 @@
 # (test_clc_without_option=1, duplex 64K: what it reads is our lies)
 # and one for an honest duplex stream from a's smcr client (another peer
 # ID, so another link group). Role a runs both at once: link-peer --script
-# fuzz --count N (make check: 20000 stock, 10000 debug; the soak tier and
+# fuzz --count N (make check: 20000 stock, 5000 debug; the soak tier and
 # make fuzz: 1000000) and a loop of checksummed duplex connections that
 # runs as long as the fuzz does. Asserts:
 #  - link-peer: every message sent, smcr's TEST LINK answers all along and
@@ -22,7 +22,7 @@ source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 P=$ST_PORT
-N=$(st_size 20000 10000 1000000)
+N=$(st_size 20000 5000 1000000)
 B=$(st_size 1M 256K)
 SEED=${SMCR_FUZZ_SEED:-1}
 case $SMCR_ROLE in

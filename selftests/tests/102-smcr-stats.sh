@@ -92,8 +92,9 @@ b) st_serve_bg srv server --family smc --port "$P" --conns "$N" --concurrent --m
    ((cnt == N)) || st_fail "smctest diag listed $cnt of $N held connections"
    check_side server 0x05000000 ;;
 a) st_await srv || exit 1
+   : >"$ST_TMP/hold"	# the client holds its connections until it is gone
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --conns "$N" --mode sink \
-	--bytes 16K --hold 30s --timeout 200s &
+	--bytes 16K --hold 30s --hold-file "$ST_TMP/hold" --timeout 200s &
    cpid=$!
    cnt=0
    for ((i = 0; i < 200; i++)); do
@@ -105,6 +106,7 @@ a) st_await srv || exit 1
    vm_put "$ST_KEY-held" 1
    echo "smctest diag: $cnt ESTABLISHED AF_SMC sockets to port $P; reasons:"; cat "$ST_TMP/reasons"
    vm_get "$ST_KEY-diag-done" 60 >/dev/null || echo "(peer did not report its diag)"
+   rm -f "$ST_TMP/hold"
    wait "$cpid" || st_fail "client failed"
    ((cnt == N)) || st_fail "smctest diag listed $cnt of $N held connections"
    check_side client 0x03030002 ;;

@@ -74,6 +74,7 @@ connection setup:
   --hold DUR           client: stay connected and idle for DUR before the data
                        server: keep the listener open up to DUR after the last
                        connection (ends early when --ready-file is removed)
+  --hold-file PATH     client: end the --hold early once PATH does not exist
   --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
                        TCP_KEEPCNT 2 on each connection
   --accept block|nonblock      server: blocking accept or nonblocking + poll
@@ -236,6 +237,7 @@ Config parse_cli(const std::vector<std::string> &args)
 			else throw ArgError("bad --io '" + v + "' (block|poll)");
 		} else if (o == "--retry") c.retry_ms = a.value_ms();
 		else if (o == "--hold") c.hold_ms = a.value_ms();
+		else if (o == "--hold-file") c.hold_file = a.value();
 		else if (o == "--keepalive") {
 			uint64_t n = a.value_u64();
 			if (n == 0 || n > 32767) throw ArgError("--keepalive must be 1..32767 (seconds)");

@@ -51,6 +51,7 @@ struct Config {
 	IoMode io = IoMode::Block;
 	uint64_t retry_ms = 0;		// client: retry ECONNREFUSED this long
 	uint64_t hold_ms = 0;		// client: keep connection idle this long after connect
+	std::string hold_file;		// client: ... or until this file is gone
 	unsigned keepalive_s = 0;	// client: SO_KEEPALIVE with TCP_KEEPIDLE this long
 	uint64_t timeout_ms = 0;	// whole-process watchdog (0 = none)
 	std::string ready_file;		// server/hold: created once listening

@@ -131,8 +131,11 @@ void client_conn(const Config &c, unsigned idx)
 	check_expect(c, fd.get(), label);
 	if (c.keepalive_s)
 		set_keepalive(fd.get(), c.keepalive_s);
-	if (c.hold_ms)
-		sleep_ms(c.hold_ms);
+	if (c.hold_ms) {
+		const uint64_t until = now_ms() + c.hold_ms;
+		while (now_ms() < until && (c.hold_file.empty() || ::access(c.hold_file.c_str(), F_OK) == 0))
+			sleep_ms(std::min<uint64_t>(50, until - now_ms()));
+	}
 	TransferSpec s;
 	s.msgsize = c.msgsize;
 	// Sink and echo only compare against what this connection sent, so each
