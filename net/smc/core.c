@@ -356,7 +356,7 @@ static void smc_lgr_check_dev(struct smc_link_group *lgr,
  * smc_lgr_create() - a new link group for a first contact the server
  *	asked for
  * @net: the connection's namespace
- * @server: our role (false: a server uses smc_lgr_get())
+ * @server: our role (a client's: a server uses smc_lgr_get())
  * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN
  * @offer: our offer: the RoCE port and GID of the link
  *
