@@ -60,6 +60,7 @@ a) st_await fuzz && st_await honest || exit 1
 esac
 if [[ ${ST_SOAK:-0} == 1 ]] && ((rc == 0)); then
 	st_await_lgr_count 0 60 || rc=1
+	st_params_restore	# while the parameters are still there
 	smcr_unload || { echo "smcr did not unload after the fuzz"; rc=1; }
 fi
 exit $rc
