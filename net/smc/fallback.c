@@ -183,14 +183,15 @@ int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 	return smc->clcsock->ops->ioctl(smc->clcsock, cmd, arg);
 }
 
-/* SOL_SOCKET options that make no sense on the AF_SMC socket itself. */
+/*
+ * SOL_SOCKET options that make no sense on the AF_SMC socket itself
+ * (attaching a filter is TCP-only: smc_setsockopt_tcp_only()).
+ */
 static bool smc_sockopt_clcsock_only(int optname)
 {
 	switch (optname) {
-	case SO_ATTACH_FILTER:
 	case SO_DETACH_FILTER:
 	case SO_LOCK_FILTER:
-	case SO_ATTACH_BPF:
 	case SO_ATTACH_REUSEPORT_CBPF:
 	case SO_ATTACH_REUSEPORT_EBPF:
 	case SO_DETACH_REUSEPORT_BPF:

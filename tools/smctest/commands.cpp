@@ -45,6 +45,19 @@ void check_accept_flags(const Config &c, int fd, const std::string &label)
 			      (want_ce ? "set" : "clear"));
 }
 
+bool file_exists(const std::string &path)
+{
+	return ::access(path.c_str(), F_OK) == 0;
+}
+
+// Sleeps ms, or less once path (if not empty) no longer exists.
+void hold(uint64_t ms, const std::string &path)
+{
+	const uint64_t until = now_ms() + ms;
+	for (uint64_t now = now_ms(); now < until && (path.empty() || file_exists(path)); now = now_ms())
+		sleep_ms(std::min<uint64_t>(50, until - now));
+}
+
 // Serves one accepted connection per --mode; throws Failure.
 void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 {
@@ -131,11 +144,8 @@ void client_conn(const Config &c, unsigned idx)
 	check_expect(c, fd.get(), label);
 	if (c.keepalive_s)
 		set_keepalive(fd.get(), c.keepalive_s);
-	if (c.hold_ms) {
-		const uint64_t until = now_ms() + c.hold_ms;
-		while (now_ms() < until && (c.hold_file.empty() || ::access(c.hold_file.c_str(), F_OK) == 0))
-			sleep_ms(std::min<uint64_t>(50, until - now_ms()));
-	}
+	if (c.hold_ms)
+		hold(c.hold_ms, c.hold_file);
 	TransferSpec s;
 	s.msgsize = c.msgsize;
 	// Sink and echo only compare against what this connection sent, so each
@@ -232,7 +242,7 @@ int run_server(const Config &c)
 		}
 	};
 	// --conns 0: until the ready file is removed
-	auto ready_gone = [&] { return ::access(c.ready_file.c_str(), F_OK) != 0; };
+	auto ready_gone = [&] { return !file_exists(c.ready_file); };
 	unsigned served = 0;
 	{
 		std::vector<std::jthread> workers;
@@ -268,9 +278,7 @@ int run_server(const Config &c)
 		// Keep the listener (and handshakes still pending on it) open; the
 		// hold ends early when the ready file is removed.
 		say("server: holding the listener for up to " + std::to_string(c.hold_ms) + " ms");
-		uint64_t until = now_ms() + c.hold_ms;
-		while (now_ms() < until && (c.ready_file.empty() || ::access(c.ready_file.c_str(), F_OK) == 0))
-			sleep_ms(50);
+		hold(c.hold_ms, c.ready_file);
 	}
 	return failed ? 1 : 0;
 }

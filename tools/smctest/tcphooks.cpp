@@ -65,44 +65,46 @@ static void expect_no_tls(int fd, const std::string &when)
 }
 
 // One byte each way: the refusals left the connection working.
-static void no_tls_exchange(int fd, bool first)
+// One byte each way (the client writes first): the connection works.
+static void exchange_byte(int fd, bool client, char b, const std::string &probe)
 {
-	char b = 'k';
-	if (first)
+	char got = 0;
+	if (client)
 		write_all(fd, &b, 1);
-	check(::recv(fd, &b, 1, MSG_WAITALL) == 1 && b == 'k', "no-tls: byte not echoed");
-	if (!first)
+	check(::recv(fd, &got, 1, MSG_WAITALL) == 1 && got == b, probe + ": byte not echoed");
+	if (!client)
 		write_all(fd, &b, 1);
 }
 
-static void no_tls_only_smc(const Config &c)
+// These probes check AF_SMC sockets; TCP takes the options.
+static void only_smc(const Config &c, const std::string &probe)
 {
 	if (c.family != Family::Smc)
-		throw Skip("no-tls checks AF_SMC sockets; TCP takes kTLS (use --family smc)");
+		throw Skip(probe + " checks AF_SMC sockets; TCP takes these options (use --family smc)");
 }
 
 void no_tls_server(const Config &c, int lfd)
 {
-	no_tls_only_smc(c);
+	only_smc(c, "no-tls");
 	expect_no_tls(lfd, "listening socket");
 	announce(c, lfd);
 	UniqueFd fd = accept_blocking(lfd);
 	check_expect(c, fd.get(), "no-tls server");
 	expect_no_tls(fd.get(), "accepted socket");
-	no_tls_exchange(fd.get(), false);
+	exchange_byte(fd.get(), false, 'k', "no-tls");
 	drain(fd.get());
 }
 
 void no_tls_client(const Config &c)
 {
-	no_tls_only_smc(c);
+	only_smc(c, "no-tls");
 	auto to = peer_addr(c);
 	UniqueFd fresh = make_socket(c.family, to.family() == AF_INET6);
 	expect_no_tls(fresh.get(), "socket before connect");
 	UniqueFd fd = dial(c, to);
 	check_expect(c, fd.get(), "no-tls client");
 	expect_no_tls(fd.get(), "connected socket");
-	no_tls_exchange(fd.get(), true);
+	exchange_byte(fd.get(), true, 'k', "no-tls");
 }
 
 // ---- tcp-hooks -----------------------------------------------------------
@@ -193,22 +195,6 @@ static void expect_fallback(int fd, const std::string &when, uint32_t reason, ui
 	say(when + ": TCP (" + smcr::reason_to_string(reason) + ")");
 }
 
-// One byte each way (the client writes first): the connection works.
-static void hooks_exchange(int fd, bool client, char b)
-{
-	char got = 0;
-	if (client)
-		write_all(fd, &b, 1);
-	check(::recv(fd, &got, 1, MSG_WAITALL) == 1 && got == b, "tcp-hooks: byte not echoed");
-	if (!client)
-		write_all(fd, &b, 1);
-}
-
-static void hooks_only_smc(const Config &c)
-{
-	if (c.family != Family::Smc)
-		throw Skip("tcp-hooks checks AF_SMC sockets (use --family smc)");
-}
 
 // The client's byte, then the server's answer (a letter that says what
 // comes next).
@@ -229,14 +215,14 @@ static char hooks_turn(int fd, bool client, char answer)
 // says so on connection 4).
 void tcp_hooks_server(const Config &c, int lfd)
 {
-	hooks_only_smc(c);
+	only_smc(c, "tcp-hooks");
 	expect_refused_always(lfd, "listening socket");
 	announce(c, lfd);
 
 	UniqueFd c1 = accept_blocking(lfd);
 	check_expect(c, c1.get(), "tcp-hooks server, connection 1");
 	expect_tcp_only(c1.get(), "server, connection 1");
-	hooks_exchange(c1.get(), false, '1');
+	exchange_byte(c1.get(), false, '1', "tcp-hooks");
 
 	UniqueFd c2 = accept_blocking(lfd);
 	expect_fallback(c2.get(), "server, connection 2 (client filter)", SMC_CLC_DECL_PEERDECL,
@@ -259,12 +245,12 @@ void tcp_hooks_server(const Config &c, int lfd)
 	}
 	UniqueFd c3 = accept_blocking(lfd);
 	expect_fallback(c3.get(), "server, connection 3 (MD5)", SMC_CLC_DECL_PEERDECL, SMC_CLC_DECL_OPTUNSUPP);
-	hooks_exchange(c3.get(), false, '3');
+	exchange_byte(c3.get(), false, '3', "tcp-hooks");
 }
 
 void tcp_hooks_client(const Config &c)
 {
-	hooks_only_smc(c);
+	only_smc(c, "tcp-hooks");
 	auto to = peer_addr(c);
 	bool v6 = to.family() == AF_INET6;
 	{
@@ -277,7 +263,7 @@ void tcp_hooks_client(const Config &c)
 	UniqueFd c1 = dial(c, to);
 	check_expect(c, c1.get(), "tcp-hooks client, connection 1");
 	expect_tcp_only(c1.get(), "client, connection 1");
-	hooks_exchange(c1.get(), true, '1');
+	exchange_byte(c1.get(), true, '1', "tcp-hooks");
 
 	UniqueFd s2 = make_socket(c.family, v6);
 	check(attach_accept_all(s2.get()) == 0,
@@ -301,7 +287,7 @@ void tcp_hooks_client(const Config &c)
 	if (::connect(s3.get(), to.sa(), to.len) < 0)
 		throw_errno("connect (connection 3, MD5)", errno);
 	expect_fallback(s3.get(), "client, connection 3 (MD5)", SMC_CLC_DECL_OPTUNSUPP, 0);
-	hooks_exchange(s3.get(), true, '3');
+	exchange_byte(s3.get(), true, '3', "tcp-hooks");
 }
 
 } // namespace smctest::probe
