@@ -6,8 +6,9 @@
  * Setup (from the CLC exchange): smc_conn_create() takes an RMB element
  * (at least the socket's receive buffer, 4.1) and an alert token;
  * smc_conn_peer() records the peer's RMBE from its Accept or Confirm and
- * takes a send buffer element of the same size, which mirrors the peer's
- * RMBE: the bytes for peer offset X are staged at offset X.
+ * takes a send buffer element of our socket's size (SO_SNDBUF or
+ * net.smc.wmem), at most the peer's RMBE: the peer never sizes our memory
+ * upwards. The send buffer is a ring of its own (tx.c).
  *
  * CDC (A.4): every message carries our producer cursor in the peer's RMBE
  * and our consumer cursor in ours. The receive path (smc_cdc_rx(),
@@ -92,6 +93,7 @@ static void smc_conn_tx_format(struct smc_conn *conn, u32 size)
 	conn->tx_prod = smc_curs_first(&conn->tx_ring);
 	conn->tx_staged = conn->tx_prod;
 	conn->tx_peer_cons = conn->tx_prod;
+	conn->sb_prod = smc_curs_first(&conn->sb_ring);
 }
 
 /**
@@ -220,23 +222,32 @@ void smc_conn_fill_clc(const struct smc_sock *smc,
  * @smc: socket after smc_conn_create()
  * @peer: the peer's message
  *
+ * The send buffer is sized as TCP's by our socket (half of SO_SNDBUF if
+ * the application set it, else net.smc.wmem), and never larger than the
+ * peer's RMBE, which it could not fill: what the peer announces bounds our
+ * memory only downwards.
+ *
  * Return: 0, -EPROTO if the peer's RMBE is unusable (index 0, or a size
- * beyond what smcr's send buffers mirror), or -ENOMEM.
+ * beyond the classes smcr knows), or -ENOMEM.
  */
 int smc_conn_peer(struct smc_sock *smc,
 		  const struct smc_clc_accept_info *peer)
 {
 	struct smc_conn *conn = &smc->conn;
 	u32 size = smc_clc_rmbe_size(peer->rmbe_size_code);
+	u8 cls = smc_buf_class(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK ?
+			       READ_ONCE(smc->sk.sk_sndbuf) / 2 :
+			       READ_ONCE(smc_wmem));
 	int rc;
 
 	if (!peer->rmbe_idx || peer->rmbe_size_code >= SMC_BUF_CLASSES ||
 	    !size)
 		return -EPROTO;
-	rc = smc_buf_get(conn->lgr, false, peer->rmbe_size_code,
-			 &conn->sndbuf);
+	cls = min(cls, peer->rmbe_size_code);
+	rc = smc_buf_get(conn->lgr, false, cls, &conn->sndbuf);
 	if (rc)
 		return rc;
+	smc_ring_init(&conn->sb_ring, conn->sndbuf.buf->elem_size, false);
 	conn->peer_token = peer->rmbe_alert_token;
 	conn->peer_rkey = peer->rmb_rkey;
 	conn->peer_addr = peer->rmb_vaddr + (u64)(peer->rmbe_idx - 1) * size;
@@ -260,7 +271,7 @@ void smc_conn_activate(struct smc_sock *smc, bool server)
 
 	smc_stats_hs_done(net, server, 1);
 	smc_stats_buf(net, false, SMC_STATS_BUF_ALLOC, smc->conn.rx_ring.size);
-	smc_stats_buf(net, true, SMC_STATS_BUF_ALLOC, smc->conn.tx_ring.size);
+	smc_stats_buf(net, true, SMC_STATS_BUF_ALLOC, smc->conn.sb_ring.size);
 }
 
 /* Give everything back; the connection no longer exists on the wire. */
@@ -761,7 +772,7 @@ bool smc_conn_diag(struct smc_sock *smc, struct smc_diag_conninfo *ci,
 	}
 	lnk = conn->lnk;
 	ci->token = conn->token;
-	ci->sndbuf_size = conn->tx_ring.size;
+	ci->sndbuf_size = conn->sb_ring.size;
 	ci->rmbe_size = conn->rx_ring.size;
 	ci->peer_rmbe_size = conn->tx_ring.size;
 	smc_conn_diag_curs(&ci->rx_prod, conn->rx_prod);

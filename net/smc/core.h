@@ -373,9 +373,14 @@ struct smc_link_group {
  * @token: our alert token, key of the connection in lgr->conns_xa
  * @peer_token: the peer's alert token
  * @rmbe: our RMB element, written by the peer
- * @sndbuf: our send buffer element; mirrors the peer's RMBE
+ * @sndbuf: our send buffer element: holds the bytes we staged or wrote
+ *	that the peer has not consumed yet. Its size is ours to choose
+ *	(SO_SNDBUF or net.smc.wmem), at most the peer's RMBE size: a peer
+ *	announcing a large RMBE cannot make us allocate more
  * @rx_ring: geometry of @rmbe
- * @tx_ring: geometry of the peer's RMBE (and of @sndbuf)
+ * @tx_ring: geometry of the peer's RMBE
+ * @sb_ring: geometry of @sndbuf (a power of two no larger than
+ *	@tx_ring.size, no eye catcher)
  * @peer_rkey: rkey of the peer's RMB
  * @peer_addr: address of the peer's RMBE (RMB vaddr + element offset)
  * @lock: protects the cursors and flags below; taken by the CDC receive
@@ -388,6 +393,8 @@ struct smc_link_group {
  * @tx_staged: the end of the bytes in our send buffer, @tx_prod or ahead
  *	of it while a small send is held back (autocorking, tx.c); changed
  *	under the socket lock and @lock
+ * @sb_prod: where in @sndbuf the byte at @tx_prod is (the byte at
+ *	@tx_staged is as many bytes further); changed with @tx_prod
  * @cdc_pend: our CDC messages posted and not yet completed
  * @tx_peer_cons: the peer's consumer cursor in its RMBE (from its CDC)
  * @tx_seq: sequence number of our last CDC message
@@ -432,6 +439,7 @@ struct smc_conn {
 	struct smc_buf_elem	sndbuf;
 	struct smc_ring		rx_ring;
 	struct smc_ring		tx_ring;
+	struct smc_ring		sb_ring;
 	u32			peer_rkey;
 	u64			peer_addr;
 
@@ -441,6 +449,7 @@ struct smc_conn {
 	struct smc_cursor	rx_cons_sent;
 	struct smc_cursor	tx_prod;
 	struct smc_cursor	tx_staged;
+	struct smc_cursor	sb_prod;
 	struct smc_cursor	tx_peer_cons;
 	u16			tx_seq;
 	u16			rx_seq;
@@ -477,6 +486,7 @@ extern unsigned int smc_lgr_linger_ms;
 extern unsigned int smc_close_timeout_ms;
 extern unsigned int smc_keepalive_ms;
 extern unsigned int smc_rmem;
+extern unsigned int smc_wmem;
 
 /* core.c */
 extern struct workqueue_struct *smc_lgr_wq;
@@ -516,7 +526,7 @@ void smc_wr_unpost(struct smc_link *lnk, atomic_t *cnt);
 int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
 int smc_wr_tx_send(struct smc_link *lnk, void *buf);
 int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
-		      u32 off, u32 len, u64 remote, u32 rkey);
+		      const struct smc_span *src, u64 remote, u32 rkey);
 int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 		bool active_only, u64 buf, u64 buf_len);
 void smc_wr_tx_put(struct smc_link *lnk, void *buf);

@@ -38,6 +38,8 @@ unsigned int smc_close_timeout_ms = 60000;
  * more throughput, 256 KiB little beyond that (make bench).
  */
 unsigned int smc_rmem = 128U << 10;
+/* as rmem: a send buffer smaller than the peer's RMBE is also the window */
+unsigned int smc_wmem = 128U << 10;
 
 /**
  * struct smc_tunable - one tunable
@@ -61,6 +63,7 @@ enum {
 	SMC_TUNABLE_LGR_LINGER,
 	SMC_TUNABLE_CLOSE_TIMEOUT,
 	SMC_TUNABLE_RMEM,
+	SMC_TUNABLE_WMEM,
 	SMC_TUNABLES_NR
 };
 
@@ -79,6 +82,8 @@ static struct smc_tunable smc_tunables[SMC_TUNABLES_NR] = {
 		"close_timeout_ms", &smc_close_timeout_ms, 100, 3600000 },
 	[SMC_TUNABLE_RMEM] = {
 		"rmem", &smc_rmem, SMC_CLC_RMBE_MIN_SIZE, SMC_BUF_MAX_ELEM },
+	[SMC_TUNABLE_WMEM] = {
+		"wmem", &smc_wmem, SMC_CLC_RMBE_MIN_SIZE, SMC_BUF_MAX_ELEM },
 };
 
 static int smc_tunable_set(const char *val, const struct kernel_param *kp)
@@ -130,6 +135,10 @@ module_param_cb(rmem, &smc_tunable_ops, &smc_tunables[SMC_TUNABLE_RMEM],
 		0644);
 MODULE_PARM_DESC(rmem,
 		 "RMB element size of connections whose socket has no SO_RCVBUF set, in bytes (16384-524288, default 131072)");
+module_param_cb(wmem, &smc_tunable_ops, &smc_tunables[SMC_TUNABLE_WMEM],
+		0644);
+MODULE_PARM_DESC(wmem,
+		 "Send buffer size of connections whose socket has no SO_SNDBUF set, at most the peer's RMB element, in bytes (16384-524288, default 131072)");
 
 /* before 6.6 an empty entry ends a sysctl table */
 #ifdef register_net_sysctl

@@ -2,18 +2,26 @@
 /*
  * smcr: sending on an SMC-R connection (RFC 7609 4.3, 4.5, 4.7).
  *
- * sendmsg copies into the send buffer, which mirrors the peer's RMBE, and
- * smc_tx_push() RDMA-writes the staged range into the peer's RMBE (two
- * writes when it wraps), then sends a CDC message with the new producer
- * cursor. RC ordering makes the data arrive before the CDC message that
- * announces it. Nothing is written once we sent D, C or A, or the peer
- * sent C or A (4.8: the peer may reuse its RMBE then).
+ * sendmsg copies into the send buffer, and smc_tx_push() RDMA-writes the
+ * staged range into the peer's RMBE (two writes when it wraps there, each
+ * from one or two ranges of the send buffer, which wraps on its own), then
+ * sends a CDC message with the new producer cursor. RC ordering makes the
+ * data arrive before the CDC message that announces it. Nothing is written
+ * once we sent D, C or A, or the peer sent C or A (4.8: the peer may reuse
+ * its RMBE then).
+ *
+ * The send buffer is ours to size (conn.c: SO_SNDBUF or net.smc.wmem, at
+ * most the peer's RMBE) and keeps every byte the peer has not consumed, as
+ * TCP keeps what is not yet acknowledged: the bytes in flight are at most
+ * the smaller of the two buffers.
  *
  * Flow control (4.7.3, 4.7.4): we never write past the peer's consumer
  * cursor. With no room, the writer-blocked flag goes out in a CDC message,
  * with "consumer cursor update requested" (R) so the peer answers at once,
  * and the sender sleeps until the peer's consumer cursor moves (its CDC
- * message wakes us). We answer the peer's R the same way (conn.c).
+ * message wakes us). We answer the peer's R the same way (conn.c). A full
+ * send buffer (smaller than the peer's RMBE) blocks the same way: only the
+ * peer's consumer cursor frees it.
  *
  * Urgent data (4.7.5, 4.7.6): the last byte of a send(MSG_OOB) is the
  * urgent byte. Every CDC message from the start of that send carries
@@ -28,7 +36,7 @@
  * Autocorking (4.5.2, small data sends): sendmsg copies into the send
  * buffer at tx_staged, and the bytes from tx_prod to tx_staged go out (RDMA
  * writes and one CDC message) at once - unless a CDC message of the
- * connection is still in flight and less than half the peer's RMBE (at
+ * connection is still in flight and less than half the send buffer (at
  * most SMC_TX_CORK_MAX) is staged. Then they wait for that message's
  * completion, which queues tx_work to send them, together with whatever
  * followed: many small sends become one write. The completion is the
@@ -47,20 +55,38 @@
 #include "core.h"
 #include "smcr.h"
 
-/* Autocorking holds back at most this much (and half the peer's RMBE) */
+/* Autocorking holds back at most this much (and half the send buffer) */
 #define SMC_TX_CORK_MAX		(64U << 10)
 
-/* Room in the peer's RMBE for the next write; conn->lock held */
+/* Room in the peer's RMBE and our send buffer; conn->lock held */
 static int smc_tx_room_locked(struct smc_conn *conn)
 {
+	int unconsumed;
+
 	if (conn->tx_urg_hold) {
 		if (smc_curs_cmp(&conn->tx_ring, conn->tx_peer_cons,
 				 conn->tx_urg_mark) < 0)
 			return 0;
 		conn->tx_urg_hold = false;
 	}
-	return smc_curs_free(&conn->tx_ring, conn->tx_staged,
-			     conn->tx_peer_cons);
+	unconsumed = smc_curs_diff(&conn->tx_ring, conn->tx_peer_cons,
+				   conn->tx_staged);
+	if (unconsumed < 0)
+		return unconsumed;
+	return min_t(int, smc_ring_capacity(&conn->tx_ring),
+		     conn->sb_ring.size) - unconsumed;
+}
+
+/*
+ * Where in the send buffer the byte at @c is: @c is a cursor in the
+ * peer's RMBE from tx_prod up to tx_staged. Socket lock held (tx_prod and
+ * sb_prod move only under it).
+ */
+static struct smc_cursor smc_tx_sb_pos(const struct smc_conn *conn,
+				       struct smc_cursor c)
+{
+	return smc_curs_add(&conn->sb_ring, conn->sb_prod,
+			    smc_curs_diff(&conn->tx_ring, conn->tx_prod, c));
 }
 
 /* Room after what is staged, and where the next bytes go */
@@ -148,7 +174,8 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
 	struct smc_span span;
 	int i, rc;
 
-	rc = smc_curs_split(&conn->tx_ring, staged, n, &span);
+	rc = smc_curs_split(&conn->sb_ring, smc_tx_sb_pos(conn, staged), n,
+			    &span);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < 2 && span.len[i]; i++)
@@ -179,8 +206,8 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
 int smc_tx_push(struct smc_sock *smc, bool urg_last)
 {
 	struct smc_conn *conn = &smc->conn;
-	struct smc_cursor prod, staged;
-	struct smc_span span;
+	struct smc_cursor prod, staged, src;
+	struct smc_span span, from;
 	u8 sent, peer;
 	void *cdc;
 	int i, n, rc;
@@ -206,18 +233,22 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
 	rc = smc_cdc_get_buf(smc, &cdc);
 	if (rc)
 		return rc;
+	src = conn->sb_prod;
 	for (i = 0; i < 2 && span.len[i]; i++) {
-		rc = smc_wr_rdma_write(conn->lnk, &conn->sndbuf, span.off[i],
-				       span.len[i],
-				       conn->peer_addr + span.off[i],
-				       conn->peer_rkey);
-		if (rc) {		/* the link is down */
+		rc = smc_curs_split(&conn->sb_ring, src, span.len[i], &from);
+		if (rc >= 0)
+			rc = smc_wr_rdma_write(conn->lnk, &conn->sndbuf, &from,
+					       conn->peer_addr + span.off[i],
+					       conn->peer_rkey);
+		if (rc) {	/* the link is down (the split cannot fail) */
 			smc_wr_tx_put(conn->lnk, cdc);
 			return rc;
 		}
+		src = smc_curs_add(&conn->sb_ring, src, span.len[i]);
 	}
 	spin_lock_bh(&conn->lock);
 	conn->tx_prod = staged;
+	conn->sb_prod = src;
 	conn->tx_blocked = false;
 	if (urg_last)
 		smc_tx_urg_mark(conn);
@@ -239,7 +270,7 @@ static bool smc_tx_cork(struct smc_sock *smc)
 	spin_lock_bh(&conn->lock);
 	n = smc_curs_diff(&conn->tx_ring, conn->tx_prod, conn->tx_staged);
 	cork = conn->cdc_pend &&
-	       n < min(conn->tx_ring.size / 2, SMC_TX_CORK_MAX);
+	       n < min(conn->sb_ring.size / 2, SMC_TX_CORK_MAX);
 	spin_unlock_bh(&conn->lock);
 	return cork;
 }

@@ -509,9 +509,9 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
  * smc_wr_rdma_write() - post an RDMA WRITE from a send-buffer element
  * @lnk: an ACTIVE link
  * @elem: the connection's send-buffer element (mapped for the device)
- * @off: offset of the data in @elem; synced for the device here
- * @len: bytes; @off + @len must lie in the element
- * @remote: address in the peer's RMB
+ * @src: one or two ranges of @elem (the second when the bytes wrap in
+ *	it), written one after the other; each must lie in the element
+ * @remote: address in the peer's RMB of the first byte
  * @rkey: the peer RMB's rkey
  *
  * Signaled, like every WR of smcr, so the drain at teardown can count it.
@@ -522,18 +522,18 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
  * smc_wr_post()).
  */
 int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
-		      u32 off, u32 len, u64 remote, u32 rkey)
+		      const struct smc_span *src, u64 remote, u32 rkey)
 {
 	u64 base = smc_buf_elem_dma(elem);
-	struct ib_sge sge = {
-		.addr	= base + off,
-		.length	= len,
+	struct ib_sge sge[2] = {
+		{ .addr = base + src->off[0], .length = src->len[0] },
+		{ .addr = base + src->off[1], .length = src->len[1] },
 	};
 	struct ib_rdma_wr wr = {
 		.wr = {
 			.wr_cqe		= &lnk->write_cqe,
-			.sg_list	= &sge,
-			.num_sge	= 1,
+			.sg_list	= sge,
+			.num_sge	= src->len[1] ? 2 : 1,
 			.opcode		= IB_WR_RDMA_WRITE,
 			.send_flags	= IB_SEND_SIGNALED,
 		},

@@ -80,6 +80,7 @@ DiagParse diag_parse(std::span<const uint8_t> buf, std::vector<DiagEntry> &out)
 						std::memcpy(&ci, data, sizeof(ci));
 						e.has_conn = true;
 						e.token = ci.token;
+						e.sndbuf_size = ci.sndbuf_size;
 						e.rmbe_size = ci.rmbe_size;
 						e.peer_rmbe_size = ci.peer_rmbe_size;
 						e.rx_prod_wrap = ci.rx_prod.wrap;

@@ -77,6 +77,7 @@ connection setup:
   --hold-file PATH     client: end the --hold early once PATH does not exist
   --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
                        TCP_KEEPCNT 2 on each connection
+  --sndbuf SIZE        client: SO_SNDBUF SIZE before connect
   --accept block|nonblock      server: blocking accept or nonblocking + poll
   --accept4-flags nonblock,cloexec   flags for accept4 (verified via fcntl)
   --backlog N
@@ -243,7 +244,10 @@ Config parse_cli(const std::vector<std::string> &args)
 			if (n == 0 || n > 32767) throw ArgError("--keepalive must be 1..32767 (seconds)");
 			c.keepalive_s = static_cast<unsigned>(n);
 		}
-		else if (o == "--timeout") c.timeout_ms = a.value_ms();
+		else if (o == "--sndbuf") {
+			c.sndbuf = a.value_size();
+			if (c.sndbuf == 0 || c.sndbuf > (64u << 20)) throw ArgError("--sndbuf must be 1..64M");
+		} else if (o == "--timeout") c.timeout_ms = a.value_ms();
 		else if (o == "--ready-file") c.ready_file = a.value();
 		else if (o == "--expect-mode") {
 			std::string v = a.value();

@@ -340,7 +340,7 @@ std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all
 			   << " inode=" << e.inode << " uid=" << e.uid;
 			if (e.has_conn)
 				os << " token=" << hex(e.token) << " rmbe=" << e.rmbe_size
-				   << " peer_rmbe=" << e.peer_rmbe_size << " rx_prod=" << e.rx_prod_wrap << ":"
+				   << " peer_rmbe=" << e.peer_rmbe_size << " sndbuf=" << e.sndbuf_size << " rx_prod=" << e.rx_prod_wrap << ":"
 				   << e.rx_prod_count << " tx_prod=" << e.tx_prod_wrap << ":" << e.tx_prod_count;
 			if (e.has_lgr)
 				os << " dev=" << (e.ibname.empty() ? "-" : e.ibname) << " link=" << int(e.link_id)

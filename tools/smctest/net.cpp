@@ -258,6 +258,11 @@ UniqueFd dial(const Config &c, const SockAddr &to)
 			if (::bind(fd.get(), src->sa(), src->len) < 0)
 				throw_errno("bind " + src->to_string(), errno);
 		}
+		if (c.cmd == Command::Client && c.sndbuf) {
+			const int v = static_cast<int>(c.sndbuf);
+			if (setsockopt(fd.get(), SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0)
+				throw_errno("setsockopt(SO_SNDBUF)", errno);
+		}
 		int err = try_connect(c, fd.get(), to);
 		if (err == 0)
 			return fd;

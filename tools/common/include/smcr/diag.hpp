@@ -24,6 +24,7 @@ struct DiagEntry {
 	// SMC_DIAG_CONNINFO (SMC-R connections)
 	bool has_conn = false;
 	uint32_t token = 0;	      // our alert token
+	uint32_t sndbuf_size = 0;     // our send buffer
 	uint32_t rmbe_size = 0;	      // our RMB element
 	uint32_t peer_rmbe_size = 0;  // the peer's
 	uint16_t rx_prod_wrap = 0;    // the peer's producer cursor in our RMBE
