@@ -39,6 +39,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 
 #include "core.h"
 #include "netlink.h"
@@ -59,12 +60,59 @@ static atomic_t smc_lgr_next_id = ATOMIC_INIT(0);
 
 /*
  * Server link groups in their first contact, at most, per namespace: each
- * holds a link of its device (64 at most, shared by all namespaces) for up
- * to clc_timeout_ms while its client may never send the Confirm. Beyond
- * it a first contact is declined (SMC_CLC_DECL_MEM: the client falls back
- * to TCP); subsequent contacts are not limited.
+ * holds a link (of the namespace's max_links_per_netns) for up to
+ * clc_timeout_ms while its client may never send the Confirm. Beyond it a
+ * first contact is declined (SMC_CLC_DECL_MEM: the client falls back to
+ * TCP); subsequent contacts are not limited.
  */
 #define SMC_LGR_PENDING_MAX	8
+
+/**
+ * struct smc_lgr_net - link group state of a namespace
+ * @links: links of the namespace's link groups, from smc_link_init() to
+ *	the end of smc_link_teardown(); at most max_links_per_netns, so one
+ *	namespace (and the peers it serves) cannot take every link a device
+ *	has room for. Every link of a namespace is torn down before its exit
+ *	returns (smc_lgr_net_exit()), so the count never outlives it.
+ */
+struct smc_lgr_net {
+	atomic_t	links;
+};
+
+static unsigned int smc_lgr_net_id __read_mostly;
+
+/**
+ * smc_net_link_get() - count a new link against its namespace's quota
+ * @net: the link group's namespace
+ *
+ * Return: 0, or -EBUSY if the namespace holds max_links_per_netns links.
+ */
+int smc_net_link_get(struct net *net)
+{
+	struct smc_lgr_net *ln = net_generic(net, smc_lgr_net_id);
+	int max = READ_ONCE(smc_max_links_per_netns);
+	int n = atomic_read(&ln->links);
+
+	do {
+		if (n >= max) {
+			pr_info_ratelimited("namespace holds %d links, max_links_per_netns: no new link\n",
+					    n);
+			return -EBUSY;
+		}
+	} while (!atomic_try_cmpxchg(&ln->links, &n, n + 1));
+	return 0;
+}
+
+/**
+ * smc_net_link_put() - a link of smc_net_link_get() is gone
+ * @net: its namespace
+ */
+void smc_net_link_put(struct net *net)
+{
+	struct smc_lgr_net *ln = net_generic(net, smc_lgr_net_id);
+
+	atomic_dec(&ln->links);
+}
 
 static void smc_lgr_release(struct kref *ref)
 {
@@ -623,6 +671,8 @@ static void smc_lgr_net_exit(struct net *net)
 
 static struct pernet_operations smc_lgr_net_ops = {
 	.exit = smc_lgr_net_exit,
+	.id = &smc_lgr_net_id,
+	.size = sizeof(struct smc_lgr_net),
 };
 
 static void smc_nl_gid(char *out, const u8 *gid)

@@ -47,7 +47,6 @@ struct smc_clc_accept_info;
  */
 #define SMC_WR_SQ_DEPTH		(3 * SMC_WR_TX_SLOTS + 2)
 #define SMC_WR_RQ_DEPTH		(SMC_WR_RX_BUFS + 1)
-#define SMC_WR_CQES_PER_LINK	(SMC_WR_SQ_DEPTH + SMC_WR_RQ_DEPTH)
 
 struct smc_link;
 
@@ -200,6 +199,9 @@ enum smc_link_state {
  *	its PD, so no other link group's peer - another host, namespace or
  *	a peer guessing rkeys - can RDMA-write into this link group's RMBs.
  *	Allocated with the QP, freed after it and those MRs (teardown)
+ * @send_cq: completion queue of @qp's send queue, the link's own (so is
+ *	@recv_cq): created and freed with @qp
+ * @recv_cq: completion queue of @qp's receive queue
  * @qp: the QP; NULL before smc_link_init() and after teardown
  * @local: our GID, MAC, QPN, PSN and port MTU as we announced them
  * @peer: the peer's, from its Accept or Confirm
@@ -234,6 +236,8 @@ struct smc_link {
 	bool			roce_v2;
 	int			ndev_ifindex;
 	struct ib_pd		*pd;
+	struct ib_cq		*send_cq;
+	struct ib_cq		*recv_cq;
 	struct ib_qp		*qp;
 	struct smc_qp_end	local;
 	struct smc_qp_end	peer;
@@ -487,9 +491,12 @@ extern unsigned int smc_close_timeout_ms;
 extern unsigned int smc_keepalive_ms;
 extern unsigned int smc_rmem;
 extern unsigned int smc_wmem;
+extern unsigned int smc_max_links_per_netns;
 
 /* core.c */
 extern struct workqueue_struct *smc_lgr_wq;
+int smc_net_link_get(struct net *net);
+void smc_net_link_put(struct net *net);
 struct smc_link_group *smc_lgr_find(struct net *net, bool server,
 				    const struct smc_lgr_key *key);
 struct smc_link_group *smc_lgr_get(struct net *net, bool server,

@@ -12,11 +12,11 @@
  * has one; Soft-RoCE (rdma_rxe) has only RoCE v2 GIDs (IPv4-mapped or
  * IPv6), which work as well.
  *
- * Each device gets one PD and a send and a receive CQ shared by all links
- * on it (see struct smc_ib_device). A link takes a user reference with
- * smc_ib_get(); removal first takes the device off the list (no new
- * links), terminates the link groups on it and waits for the last user
- * before the PD and CQs go.
+ * A link has its own PD, QP and CQs on the device (struct smc_link); the
+ * device only counts its links against what it has room for. A link takes
+ * a user reference with smc_ib_get(); removal first takes the device off
+ * the list (no new links), terminates the link groups on it and waits for
+ * the last user before it lets the device go.
  *
  * Locking: smc_ib_lock (a mutex) protects smc_ib_devices, each device's
  * list membership and users; port state bits are atomic.
@@ -85,42 +85,17 @@ static bool smc_ib_has_roce(struct ib_device *ibdev)
 	return false;
 }
 
-#define SMC_IB_CQES	4096	/* per CQ, at most */
-#define SMC_IB_MAX_LINKS	64	/* per device, at most */
-
-static void smc_ib_free_queues(struct smc_ib_device *sdev)
+/* Links a device can hold: a QP, a PD and two CQs each */
+static int smc_ib_max_links(struct smc_ib_device *sdev)
 {
-	if (sdev->recv_cq)
-		ib_free_cq(sdev->recv_cq);
-	if (sdev->send_cq)
-		ib_free_cq(sdev->send_cq);
-}
+	const struct ib_device_attr *attrs = &sdev->ibdev->attrs;
 
-static int smc_ib_alloc_queues(struct smc_ib_device *sdev)
-{
-	struct ib_device *ibdev = sdev->ibdev;
-	int cqes = min_t(int, ibdev->attrs.max_cqe, SMC_IB_CQES);
-	int rc;
-
-	sdev->max_links = min(cqes / SMC_WR_CQES_PER_LINK, SMC_IB_MAX_LINKS);
-	if (!sdev->max_links)
+	if (attrs->max_cqe < SMC_WR_SQ_DEPTH ||
+	    attrs->max_cqe < SMC_WR_RQ_DEPTH)
 		return -EOPNOTSUPP;
-	sdev->send_cq = ib_alloc_cq_any(ibdev, sdev, cqes, IB_POLL_WORKQUEUE);
-	if (IS_ERR(sdev->send_cq)) {
-		rc = PTR_ERR(sdev->send_cq);
-		sdev->send_cq = NULL;
-		goto err;
-	}
-	sdev->recv_cq = ib_alloc_cq_any(ibdev, sdev, cqes, IB_POLL_WORKQUEUE);
-	if (IS_ERR(sdev->recv_cq)) {
-		rc = PTR_ERR(sdev->recv_cq);
-		sdev->recv_cq = NULL;
-		goto err;
-	}
-	return 0;
-err:
-	smc_ib_free_queues(sdev);
-	return rc;
+	sdev->max_links = min3(attrs->max_qp, attrs->max_cq / 2,
+			       attrs->max_pd);
+	return sdev->max_links ? 0 : -EOPNOTSUPP;
 }
 
 static int smc_ib_add(struct ib_device *ibdev)
@@ -136,10 +111,10 @@ static int smc_ib_add(struct ib_device *ibdev)
 		return -ENOMEM;
 	sdev->ibdev = ibdev;
 	init_waitqueue_head(&sdev->users_gone);
-	rc = smc_ib_alloc_queues(sdev);
+	rc = smc_ib_max_links(sdev);
 	if (rc) {
-		pr_warn("RoCE device %s: no CQs (%d), not used\n",
-			dev_name(&ibdev->dev), rc);
+		pr_warn("RoCE device %s: too few QPs, CQs or CQEs, not used\n",
+			dev_name(&ibdev->dev));
 		kfree(sdev);
 		return rc;
 	}
@@ -168,7 +143,6 @@ static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
 	smc_lgr_terminate_dev(sdev);
 	wait_event(sdev->users_gone, !READ_ONCE(sdev->users));
 	ib_unregister_event_handler(&sdev->event_handler);
-	smc_ib_free_queues(sdev);
 	pr_info("RoCE device %s removed\n", dev_name(&ibdev->dev));
 	kfree(sdev);
 }
@@ -177,8 +151,8 @@ static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
  * smc_ib_get() - take a user reference on a device, if it is still there
  * @sdev: device from a pick (may have been removed since)
  *
- * Return: 0, -ENODEV if the device is gone or going, or -EBUSY if its CQs
- * have no room for another link.
+ * Return: 0, -ENODEV if the device is gone or going, or -EBUSY if it has
+ * no room for another link.
  */
 int smc_ib_get(struct smc_ib_device *sdev)
 {

@@ -19,25 +19,21 @@
  * @ibdev: the device
  * @event_handler: receives the device's port events
  * @ports_active: bit (port - 1) set while the port is ACTIVE (atomic)
- * @send_cq: completion queue of every link's send queue
- * @recv_cq: completion queue of every link's receive queue
- * @max_links: links the CQs have room for (SMC_WR_CQES_PER_LINK each)
+ * @max_links: links the device has room for (each a QP, two CQs and a
+ *	PD, struct smc_link)
  * @users: links (and their setup) using the device; under smc_ib_lock
  * @users_gone: woken when @users drops to 0
  *
- * Completions are processed in a workqueue (IB_POLL_WORKQUEUE), never in
- * the hard interrupt. The CQs are armed for every completion, never with
- * IB_CQ_SOLICITED only (6.1's rxe does not signal that mode).
- *
- * Protection domains are per link (struct smc_link), not per device.
+ * Protection domains and completion queues are per link (struct
+ * smc_link), not per device: no link group shares a resource with
+ * another that a peer or namespace could exhaust or reach through. How
+ * many links one namespace may hold is max_links_per_netns (core.c).
  */
 struct smc_ib_device {
 	struct list_head	list;
 	struct ib_device	*ibdev;
 	struct ib_event_handler	event_handler;
 	unsigned long		ports_active;
-	struct ib_cq		*send_cq;
-	struct ib_cq		*recv_cq;
 	u32			max_links;
 	u32			users;
 	wait_queue_head_t	users_gone;

@@ -49,13 +49,46 @@ static void smc_link_qp_event(struct ib_event *ev, void *ctx)
 	}
 }
 
+/*
+ * The link's own CQs, polled in a workqueue (never in the hard interrupt)
+ * and armed for every completion, never IB_CQ_SOLICITED only (6.1's rxe
+ * does not signal that mode).
+ */
+static int smc_link_alloc_cqs(struct smc_link *lnk)
+{
+	struct ib_device *ibdev = lnk->sdev->ibdev;
+	struct ib_cq *cq;
+
+	cq = ib_alloc_cq_any(ibdev, lnk, SMC_WR_SQ_DEPTH, IB_POLL_WORKQUEUE);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	lnk->send_cq = cq;
+	cq = ib_alloc_cq_any(ibdev, lnk, SMC_WR_RQ_DEPTH, IB_POLL_WORKQUEUE);
+	if (IS_ERR(cq)) {
+		ib_free_cq(lnk->send_cq);
+		lnk->send_cq = NULL;
+		return PTR_ERR(cq);
+	}
+	lnk->recv_cq = cq;
+	return 0;
+}
+
+/* After the QP, once nothing of the link's can complete any more */
+static void smc_link_free_cqs(struct smc_link *lnk)
+{
+	ib_free_cq(lnk->recv_cq);
+	lnk->recv_cq = NULL;
+	ib_free_cq(lnk->send_cq);
+	lnk->send_cq = NULL;
+}
+
 static int smc_link_create_qp(struct smc_link *lnk)
 {
 	struct ib_qp_init_attr init = {
 		.event_handler	= smc_link_qp_event,
 		.qp_context	= lnk,
-		.send_cq	= lnk->sdev->send_cq,
-		.recv_cq	= lnk->sdev->recv_cq,
+		.send_cq	= lnk->send_cq,
+		.recv_cq	= lnk->recv_cq,
 		.sq_sig_type	= IB_SIGNAL_REQ_WR,
 		.qp_type	= IB_QPT_RC,
 		.cap = {
@@ -104,19 +137,27 @@ void smc_link_trace_state(const struct smc_link *lnk, int state)
  * @lnk: unused slot of a link group
  * @offer: the local offer with the RoCE port and GID to use
  *
- * Takes a user reference on the device, creates the message buffers and
- * the QP in INIT with every receive buffer posted.
+ * Counts the link against its namespace's quota, takes a user reference
+ * on the device, creates the link's PD, message buffers, CQs and the QP
+ * in INIT with every receive buffer posted.
  *
- * Return: 0, or a negative errno (the slot is left UNUSED, nothing held).
+ * Return: 0, or a negative errno (the slot is left UNUSED, nothing held):
+ * -EBUSY if the namespace or the device has no room for another link.
  */
 int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
 {
 	const struct smc_ib_pick *pick = &offer->pick;
+	struct net *net = smc_lgr_net(lnk->lgr);
 	int rc;
 
-	rc = smc_ib_get(pick->sdev);
+	rc = smc_net_link_get(net);
 	if (rc)
 		return rc;
+	rc = smc_ib_get(pick->sdev);
+	if (rc) {
+		smc_net_link_put(net);
+		return rc;
+	}
 	lnk->sdev = pick->sdev;
 	lnk->port = pick->port;
 	lnk->gid_index = pick->gid_index;
@@ -139,9 +180,12 @@ int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
 	rc = smc_wr_alloc(lnk);
 	if (rc)
 		goto err_pd;
-	rc = smc_link_create_qp(lnk);
+	rc = smc_link_alloc_cqs(lnk);
 	if (rc)
 		goto err_wr;
+	rc = smc_link_create_qp(lnk);
+	if (rc)
+		goto err_cqs;
 	lnk->local.qpn = lnk->qp->qp_num;
 	WRITE_ONCE(lnk->state, SMC_LNK_ACTIVATING);
 	smc_link_trace_state(lnk, SMC_LNK_ACTIVATING);
@@ -152,6 +196,8 @@ int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
 	}
 	return 0;
 
+err_cqs:
+	smc_link_free_cqs(lnk);
 err_wr:
 	smc_wr_free(lnk);
 err_pd:
@@ -160,6 +206,7 @@ err_pd:
 err_put:
 	smc_ib_put(lnk->sdev);
 	lnk->sdev = NULL;
+	smc_net_link_put(net);
 	return rc;
 }
 
@@ -282,14 +329,15 @@ void smc_link_down(struct smc_link *lnk)
  * @lnk: link slot; UNUSED slots are left alone
  *
  * Moves the QP to the error state, waits until every posted WR completed
- * (flushed), destroys the QP, frees the buffers and the PD and drops the
- * device reference. Not ib_drain_qp(): that waits without a time limit.
+ * (flushed), destroys the QP, frees the CQs, the buffers and the PD and
+ * drops the device reference and the namespace's count. Not
+ * ib_drain_qp(): that waits without a time limit.
  *
  * Context: process; the link group is terminated (no new users).
  * Return: 0, or -ETIMEDOUT if the device never flushed the WRs: the QP is
- * destroyed, but the buffers, the PD (the RMBs' MRs stay on it) and the
- * link's memory (which completions still point to) must then be left
- * allocated.
+ * destroyed, but the CQs, the buffers, the PD (the RMBs' MRs stay on it)
+ * and the link's memory (which completions still point to) must then be
+ * left allocated.
  */
 int smc_link_teardown(struct smc_link *lnk)
 {
@@ -325,6 +373,7 @@ int smc_link_teardown(struct smc_link *lnk)
 	if (lnk == &lnk->lgr->lnk[0])
 		smc_buf_unmap_all(lnk->lgr, !rc);
 	if (!rc) {
+		smc_link_free_cqs(lnk);
 		smc_wr_free(lnk);
 		/* after its QP and the RMBs' MRs (smc_buf_unmap_all()) */
 		ib_dealloc_pd(lnk->pd);
@@ -332,6 +381,7 @@ int smc_link_teardown(struct smc_link *lnk)
 	lnk->pd = NULL;
 	smc_ib_put(lnk->sdev);
 	lnk->sdev = NULL;
+	smc_net_link_put(smc_lgr_net(lnk->lgr));
 	WRITE_ONCE(lnk->state, SMC_LNK_UNUSED);
 	return rc;
 }

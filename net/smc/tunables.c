@@ -40,6 +40,12 @@ unsigned int smc_close_timeout_ms = 60000;
 unsigned int smc_rmem = 128U << 10;
 /* as rmem: a send buffer smaller than the peer's RMBE is also the window */
 unsigned int smc_wmem = 128U << 10;
+/*
+ * Per namespace: a namespace's link groups (and the peers it serves)
+ * cannot take every link a device has room for from the others. 64 was
+ * the device-wide limit before CQs became per link.
+ */
+unsigned int smc_max_links_per_netns = 64;
 
 /**
  * struct smc_tunable - one tunable
@@ -64,6 +70,7 @@ enum {
 	SMC_TUNABLE_CLOSE_TIMEOUT,
 	SMC_TUNABLE_RMEM,
 	SMC_TUNABLE_WMEM,
+	SMC_TUNABLE_MAX_LINKS_PER_NETNS,
 	SMC_TUNABLES_NR
 };
 
@@ -84,6 +91,8 @@ static struct smc_tunable smc_tunables[SMC_TUNABLES_NR] = {
 		"rmem", &smc_rmem, SMC_CLC_RMBE_MIN_SIZE, SMC_BUF_MAX_ELEM },
 	[SMC_TUNABLE_WMEM] = {
 		"wmem", &smc_wmem, SMC_CLC_RMBE_MIN_SIZE, SMC_BUF_MAX_ELEM },
+	[SMC_TUNABLE_MAX_LINKS_PER_NETNS] = {
+		"max_links_per_netns", &smc_max_links_per_netns, 1, 65535 },
 };
 
 static int smc_tunable_set(const char *val, const struct kernel_param *kp)
@@ -139,6 +148,10 @@ module_param_cb(wmem, &smc_tunable_ops, &smc_tunables[SMC_TUNABLE_WMEM],
 		0644);
 MODULE_PARM_DESC(wmem,
 		 "Send buffer size of connections whose socket has no SO_SNDBUF set, at most the peer's RMB element, in bytes (16384-524288, default 131072)");
+module_param_cb(max_links_per_netns, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_MAX_LINKS_PER_NETNS], 0644);
+MODULE_PARM_DESC(max_links_per_netns,
+		 "Links the link groups of one network namespace may hold, on all RoCE devices; beyond it new link groups are declined (1-65535, default 64)");
 
 /* before 6.6 an empty entry ends a sysctl table */
 #ifdef register_net_sysctl

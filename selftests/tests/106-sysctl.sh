@@ -5,22 +5,24 @@
 # TIMEOUT: 120
 #
 # Asserts on each VM: net.smc.clc_timeout_ms, hs_limit, llc_timeout_ms,
-# keepalive_ms, lgr_linger_ms, close_timeout_ms, rmem and wmem exist and show the module
-# parameters' values; a valid write changes the parameter; writes out of
-# range are refused (EINVAL) and leave the value (clc_timeout_ms 99 and
-# 60001, hs_limit 0, llc_timeout_ms 99, keepalive_ms 3600001,
-# lgr_linger_ms 86400001, close_timeout_ms 99 and 3600001, rmem and wmem
-# 16383 and 524289); every module parameter whose description states a range
-# "(MIN-MAX, default N)" refuses MAX+1 and MIN-1 and accepts MIN and MAX
-# (the sysctl shows it), and they are the sysctls; an unprivileged user
-# (uid 65534) cannot write. Then, with net.smc.rmem=16384 on both VMs and
-# Soft-RoCE, a new SMC-R connection between sockets without SO_RCVBUF has
-# 16 KiB RMB elements on both sides (sock_diag: rmbe and peer_rmbe).
+# keepalive_ms, lgr_linger_ms, close_timeout_ms, rmem, wmem and
+# max_links_per_netns exist and show the module parameters' values; a valid
+# write changes the parameter; writes out of range are refused (EINVAL) and
+# leave the value (clc_timeout_ms 99 and 60001, hs_limit 0, llc_timeout_ms
+# 99, keepalive_ms 3600001, lgr_linger_ms 86400001, close_timeout_ms 99 and
+# 3600001, rmem and wmem 16383 and 524289, max_links_per_netns 0 and 65536);
+# every module parameter whose description states a range "(MIN-MAX, default
+# N)" refuses MAX+1 and MIN-1 and accepts MIN and MAX (the sysctl shows it),
+# and they are the sysctls; an unprivileged user (uid 65534) cannot write.
+# Then, with net.smc.rmem=16384 on both VMs and Soft-RoCE, a new SMC-R
+# connection between sockets without SO_RCVBUF has 16 KiB RMB elements on
+# both sides (sock_diag: rmbe and peer_rmbe).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 P=$ST_PORT
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-KNOBS=(clc_timeout_ms hs_limit llc_timeout_ms keepalive_ms lgr_linger_ms close_timeout_ms rmem wmem)
+KNOBS=(clc_timeout_ms hs_limit llc_timeout_ms keepalive_ms lgr_linger_ms close_timeout_ms rmem wmem
+	max_links_per_netns)
 
 for k in "${KNOBS[@]}"; do
 	[[ -e /proc/sys/net/smc/$k ]] || st_fail "no net.smc.$k"
@@ -51,6 +53,8 @@ refused rmem 16383
 refused rmem 524289
 refused wmem 16383
 refused wmem 524289
+refused max_links_per_netns 0
+refused max_links_per_netns 65536
 echo "ok: out-of-range values refused with EINVAL, values kept"
 
 # The module parameters enforce the same ranges, the ones their
