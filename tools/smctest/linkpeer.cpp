@@ -32,190 +32,12 @@
 #include "clc.hpp"
 #include "clcio.hpp"
 #include "commands.hpp"
+#include "linkpeer.hpp"
 #include "net.hpp"
 #include "smcr/args.hpp"
 #include "smcr/pattern.hpp"
-#include "verbs.hpp"
-#include "wire.hpp"
 
-namespace smctest {
-
-namespace {
-
-using smcr::UniqueFd;
-using wire::Cursor;
-
-constexpr uint32_t kOurToken = 0x5a000001;
-constexpr uint8_t kOurSizeCode = 2; // 64 KiB RMBE
-constexpr unsigned kSendSlots = 32;
-constexpr unsigned kRecvSlots = 32;
-constexpr uint32_t kRecvLen = 128; // larger than 44: an oversized SEND shows
-constexpr unsigned kSqDepth = 128;
-constexpr uint64_t kWaitMs = 20000;
-
-enum WrKind : uint64_t { kWrRecv = 1ULL << 32, kWrSend = 2ULL << 32, kWrWrite = 3ULL << 32 };
-
-// One RMBE as a ring (RFC 7609 4.3): cursors begin and wrap at start.
-// The peer tracks positions as linear byte counts and converts.
-struct Ring {
-	uint32_t size = 0;
-	uint32_t start = 0;
-
-	uint32_t cap() const { return size - start; }
-	Cursor at(uint64_t n) const
-	{
-		return {static_cast<uint16_t>(n / cap()), static_cast<uint32_t>(start + n % cap())};
-	}
-	uint32_t offset(uint64_t n) const { return static_cast<uint32_t>(start + n % cap()); }
-	// The linear position of c nearest to ref (16-bit wraps), or nothing
-	// if c.count lies outside the data area.
-	std::optional<uint64_t> unwrap(Cursor c, uint64_t ref) const
-	{
-		if (c.count < start || c.count >= size)
-			return std::nullopt;
-		const int64_t dom = int64_t{65536} * cap();
-		int64_t x = int64_t{c.wrap} * cap() + (c.count - start);
-		int64_t d = ((x - static_cast<int64_t>(ref % static_cast<uint64_t>(dom))) % dom + dom) % dom;
-		if (d >= dom / 2)
-			d -= dom;
-		int64_t n = static_cast<int64_t>(ref) + d;
-		if (n < 0)
-			return std::nullopt;
-		return static_cast<uint64_t>(n);
-	}
-};
-
-struct LlcSeen {
-	uint8_t type;
-	uint8_t flags;
-	wire::Msg msg;
-};
-
-class Peer {
-public:
-	explicit Peer(const Config &c) : c_(c), rmb_(clc::rmbe_size(kOurSizeCode)), stage_(512 << 10),
-					msgs_(kSendSlots * wire::kMsgLen + kRecvSlots * kRecvLen)
-	{
-	}
-
-	// TCP, CLC, the QP and CONFIRM LINK; the link is then usable.
-	void establish();
-
-	// --- sending
-	// A CDC message with the current cursors; edit may lie in any field.
-	void send_cdc(uint8_t prod_flags = 0, uint8_t conn_flags = 0,
-		      const std::function<void(wire::Cdc &)> &edit = {});
-	void send_msg(const wire::Msg &m);
-	// RDMA-writes n pattern bytes at our producer position (no CDC).
-	void write_data(uint64_t n);
-	// Bytes we may write now (the server's RMBE minus what it holds).
-	uint64_t tx_space() const { return peer_ring_.cap() - (tx_prod_ - tx_peer_cons_); }
-
-	// --- receiving
-	// Handles completions for up to ms (at least one poll); returns
-	// after the first batch.
-	void pump(int ms);
-	// Handles completions for ms, all of it.
-	void pump_for(uint64_t ms)
-	{
-		pump_until([] { return false; }, ms);
-	}
-	// Pumps until pred() holds; false after ms.
-	bool pump_until(const std::function<bool()> &pred, uint64_t ms);
-	// Takes what the server wrote, checks it against its pattern and
-	// sends a consumer update when due.
-	void consume();
-
-	// --- the duplex exchange, both directions at once, then an orderly
-	// close (our D after the data, C after the server's C).
-	void duplex(uint64_t bytes, bool close = true, uint64_t stop_at = UINT64_MAX);
-	void close_orderly();
-	// A TEST LINK request of ours is answered: the link is alive.
-	void expect_link_alive(const std::string &label);
-	// smcr ends the link: a DELETE LINK comes, or (its QP gone) our TEST
-	// LINK requests exhaust their transport retries.
-	void expect_link_down(const std::string &label);
-	// Posts one raw SEND of len bytes from a send slot (not 44: a lie).
-	void send_raw(const uint8_t *p, uint32_t len, std::optional<uint32_t> imm = std::nullopt);
-	// One byte RDMA-written at our producer position with immediate data.
-	void write_imm(uint32_t imm);
-	// An RDMA write of n bytes to any address and rkey; waits for its
-	// completion and returns its status.
-	ibv_wc_status write_at(uint64_t raddr, uint32_t rkey, uint32_t n);
-	uint64_t server_rmbe_addr() const { return peer_addr_; }
-
-	uint64_t rx_got() const { return rx_cons_; }
-	uint8_t peer_conn_flags() const { return peer_conn_flags_; }
-	const std::vector<LlcSeen> &llc_seen() const { return llc_; }
-	// LLC replies of this type smcr sent (TEST LINK's are not kept)
-	unsigned llc_replies(uint8_t type) const
-	{
-		return static_cast<unsigned>(std::count_if(llc_.begin(), llc_.end(), [&](const LlcSeen &l) {
-			return l.type == type && (l.flags & wire::kLlcResp);
-		}));
-	}
-	const std::string &link_error() const { return link_error_; }
-	void set_answer_test_link(bool on) { answer_test_link_ = on; }
-	// Stop reposting receive buffers: smcr's next SENDs meet RNR for ever.
-	void withhold_recv() { withhold_recv_ = true; }
-	// Our lies make any cursor smcr sends back possible: check only what
-	// is smcr's own (token, sequence, flags), and keep no LLC log.
-	void fuzzing() { fuzzing_ = true; }
-	const Ring &peer_ring() const { return peer_ring_; }
-	const Ring &our_ring() const { return our_ring_; }
-	uint64_t tx_prod() const { return tx_prod_; }
-	uint64_t rx_cons() const { return rx_cons_; }
-	uint16_t tx_seq() const { return tx_seq_; }
-	const clc::AcceptConfirmSpec &accept() const { return acc_; }
-
-private:
-	uint8_t *send_slot() { return msgs_.data() + (tx_slot_++ % kSendSlots) * wire::kMsgLen; }
-	uint8_t *recv_slot(unsigned i) { return msgs_.data() + kSendSlots * wire::kMsgLen + i * kRecvLen; }
-	void wait_sq_room();
-	void on_recv(const ibv_wc &wc);
-	void on_cdc(const wire::Cdc &cdc);
-	void on_llc(const uint8_t *p);
-
-	const Config &c_;
-	UniqueFd fd_;
-	clc::AcceptConfirmSpec acc_;
-	verbs::Port port_;
-	// Buffers before the link, MRs after it: MRs go first, then the QP,
-	// CQ and PD, then the memory.
-	verbs::Buffer rmb_;
-	verbs::Buffer stage_;
-	verbs::Buffer msgs_;
-	std::unique_ptr<verbs::RcLink> link_;
-	verbs::Mr rmb_mr_;
-	verbs::Mr stage_mr_;
-	verbs::Mr msgs_mr_;
-
-	Ring our_ring_;
-	Ring peer_ring_;
-	uint64_t peer_addr_ = 0; // the server's RMBE
-	bool eyec_ = false;
-	uint8_t link_num_ = 0;
-
-	unsigned tx_slot_ = 0;
-	unsigned sq_out_ = 0;
-	uint16_t tx_seq_ = 0;
-	uint64_t tx_prod_ = 0;	    // bytes we wrote into the server's RMBE
-	uint64_t tx_peer_cons_ = 0; // of those, what the server consumed
-	uint64_t rx_prod_ = 0;	    // bytes the server wrote into ours
-	uint64_t rx_cons_ = 0;	    // of those, what we consumed
-	uint64_t rx_cons_sent_ = 0; // our consumer cursor as last sent
-	uint8_t sent_conn_flags_ = 0;
-	uint8_t peer_conn_flags_ = 0;
-	uint8_t peer_prod_flags_ = 0;
-	std::optional<uint16_t> rx_seq_;
-	std::optional<wire::ConfirmLink> confirm_link_;
-	std::vector<LlcSeen> llc_;
-	bool answer_test_link_ = true;
-	bool withhold_recv_ = false;
-	bool fuzzing_ = false;
-	unsigned test_link_replies_ = 0;
-	std::string link_error_;
-};
+namespace smctest::linkpeer {
 
 void Peer::establish()
 {
@@ -430,6 +252,7 @@ void Peer::on_cdc(const wire::Cdc &cdc)
 		throw Failure("smcr's CDC sequence number went from " + std::to_string(*rx_seq_) + " to " +
 			      std::to_string(cdc.seqno));
 	rx_seq_ = cdc.seqno;
+	++cdc_seen_;
 	if (cdc.prod_flags & wire::kProdFailover)
 		throw Failure("smcr sent a failover validation message on a one-link group");
 	if (fuzzing_) {
@@ -642,12 +465,6 @@ ibv_wc_status Peer::write_at(uint64_t raddr, uint32_t rkey, uint32_t n)
 
 // ---- scripts
 
-struct Script {
-	const char *name;
-	const char *desc;
-	const char *expect;
-	std::function<void(Peer &, const Config &)> run;
-};
 
 // A lie smcr must ignore: after it the honest exchange is byte-exact (the
 // server's own checksum and ours), and the link lives.
@@ -659,6 +476,8 @@ void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
 	p.duplex(c.bytes);
 	p.expect_link_alive(label);
 }
+
+namespace {
 
 // As ignored_then_honest(), and smcr sent no LLC message in reply.
 void llc_dropped_then_honest(Peer &p, const Config &c, const std::string &label,
@@ -732,93 +551,16 @@ wire::Msg fuzz_llc(std::mt19937_64 &rng)
 	}
 	return m;
 }
-
+// The table: honest first, then the CDC scripts (linkpeer_cdc.cpp), then
+// the others.
 const std::vector<Script> &scripts()
 {
-	static const std::vector<Script> all = {
+	static const std::vector<Script> own = {
 		{"honest", "the duplex exchange of --bytes each way and an orderly close",
 		 "byte-exact both ways, C answered with C, link alive",
 		 [](Peer &p, const Config &c) {
 			 p.duplex(c.bytes);
 			 p.expect_link_alive("honest");
-		 }},
-		{"cdc-bad-token", "a CDC message whose producer cursor claims 100 bytes, under an alert token "
-				  "no connection has",
-		 "ignored: data byte-exact afterwards",
-		 [](Peer &p, const Config &c) {
-			 ignored_then_honest(p, c, "cdc-bad-token", [](Peer &q) {
-				 q.send_cdc(0, 0, [&](wire::Cdc &m) {
-					 m.token = q.accept().alert_token + 1;
-					 m.prod = q.peer_ring().at(q.tx_prod() + 100);
-				 });
-			 });
-		 }},
-		{"cdc-prod-beyond", "producer cursor count past the end of the server's RMBE",
-		 "ignored: data byte-exact afterwards",
-		 [](Peer &p, const Config &c) {
-			 ignored_then_honest(p, c, "cdc-prod-beyond", [](Peer &q) {
-				 q.send_cdc(0, 0, [&](wire::Cdc &m) { m.prod.count = q.peer_ring().size + 100; });
-			 });
-		 }},
-		{"cdc-prod-wrap2", "producer cursor two wraps ahead (more than the RMBE holds)",
-		 "ignored: data byte-exact afterwards",
-		 [](Peer &p, const Config &c) {
-			 ignored_then_honest(p, c, "cdc-prod-wrap2", [](Peer &q) {
-				 q.send_cdc(0, 0, [&](wire::Cdc &m) { m.prod.wrap = static_cast<uint16_t>(m.prod.wrap + 2); });
-			 });
-		 }},
-		{"cdc-prod-backwards", "100 bytes written, then a producer cursor 50 bytes back",
-		 "the cursor never moves back: data byte-exact afterwards",
-		 [](Peer &p, const Config &c) {
-			 // the duplex exchange continues from the 100 bytes on
-			 p.write_data(100);
-			 p.send_cdc();
-			 p.send_cdc(0, 0, [&](wire::Cdc &m) { m.prod = p.peer_ring().at(p.tx_prod() - 50); });
-			 p.pump(200);
-			 p.duplex(c.bytes);
-			 p.expect_link_alive("cdc-prod-backwards");
-		 }},
-		{"cdc-cons-ahead", "consumer cursor more than our RMBE ahead of what we consumed (beyond anything "
-				   "smcr can have written)",
-		 "ignored: smcr never overwrites bytes we did not consume (data byte-exact)",
-		 [](Peer &p, const Config &c) {
-			 ignored_then_honest(p, c, "cdc-cons-ahead", [](Peer &q) {
-				 q.send_cdc(0, 0, [&](wire::Cdc &m) {
-					 m.cons = q.our_ring().at(q.rx_cons() + q.our_ring().cap() + 4096);
-				 });
-			 });
-		 }},
-		{"cdc-seq-replay", "a CDC message replayed with its old sequence number and cursor after newer ones",
-		 "the old message is discarded (A.4): data byte-exact afterwards",
-		 [](Peer &p, const Config &c) {
-			 p.write_data(100);
-			 p.send_cdc();
-			 uint16_t old = p.tx_seq();
-			 wire::Cursor old_prod = p.peer_ring().at(p.tx_prod());
-			 p.write_data(100);
-			 p.send_cdc();
-			 p.send_cdc(0, 0, [&](wire::Cdc &m) {
-				 m.seqno = old;
-				 m.prod = old_prod;
-			 });
-			 p.pump(200);
-			 p.duplex(c.bytes);
-			 p.expect_link_alive("cdc-seq-replay");
-		 }},
-		{"urg-after-close",
-		 "our data, D and C; then one more byte flagged urgent (data after C) while the server "
-		 "closes: with test_cdc_rx_delay_ms the late message is still in smcr's receive path when the "
-		 "connection ends",
-		 "the late message finds no connection and is dropped: no oops, link alive",
-		 [](Peer &p, const Config &c) {
-			 p.duplex(c.bytes, false);
-			 p.send_cdc(0, wire::kConnDoneWriting | wire::kConnClosed);
-			 p.write_data(1);
-			 p.send_cdc(wire::kProdUrgPending | wire::kProdUrgPresent);
-			 p.pump_until([&] { return (p.peer_conn_flags() & wire::kConnClosed) != 0; }, kWaitMs);
-			 if (!(p.peer_conn_flags() & wire::kConnClosed))
-				 throw Failure("urg-after-close: smcr never closed (no C)");
-			 p.expect_link_alive("urg-after-close");
 		 }},
 		{"cross-lgr-write",
 		 "two link groups on the server's RoCE device (this peer twice, fresh peer IDs, --port and "
@@ -1030,13 +772,26 @@ const std::vector<Script> &scripts()
 			 p.expect_link_down("send-short");
 		 }},
 	};
+	static const std::vector<Script> all = [] {
+		std::vector<Script> v(own.begin(), own.begin() + 1);
+		v.insert(v.end(), cdc_scripts().begin(), cdc_scripts().end());
+		v.insert(v.end(), own.begin() + 1, own.end());
+		return v;
+	}();
 	return all;
 }
 
 } // namespace
 
+} // namespace smctest::linkpeer
+
+namespace smctest {
+
 int run_link_peer(const Config &c)
 {
+	using linkpeer::Peer;
+	using linkpeer::Script;
+	using linkpeer::scripts;
 	if (c.list) {
 		for (const auto &s : scripts())
 			std::cout << s.name << "\t" << s.desc << "\texpect: " << s.expect << "\n";
