@@ -559,9 +559,13 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	conn->rx_seq = info.seqno;
 	conn->rx_seq_valid = true;
 	/* cursors only move forward, and never past what the other side
-	 * made available
+	 * made available; the peer's bytes end at the latest with the
+	 * message that first carries its D, C or A (A.4: it writes nothing
+	 * after them), so a later producer cursor is a lie
 	 */
-	if (smc_curs_readable(&conn->rx_ring, info.prod, conn->rx_cons) >= 0 &&
+	if (!(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
+				  SMC_CDC_CONN_DONE)) &&
+	    smc_curs_readable(&conn->rx_ring, info.prod, conn->rx_cons) >= 0 &&
 	    smc_curs_cmp(&conn->rx_ring, info.prod, conn->rx_prod) >= 0)
 		conn->rx_prod = info.prod;
 	if (conn->tx_ring.size &&
@@ -632,9 +636,9 @@ int smc_conn_shutdown(struct smc_sock *smc, int how)
  * @smc: the socket, socket lock held
  *
  * Writes what autocorking staged, then tells the peer: C, or A with
- * SO_LINGER 0, unread data or staged bytes that could not be written. The
- * connection ends at once if the peer is done, else when its C or A
- * arrives or the close timer runs out.
+ * SO_LINGER 0, unread data, staged bytes that could not be written or
+ * after the peer's A. The connection ends at once if the peer is done,
+ * else when its C or A arrives or the close timer runs out.
  */
 void smc_conn_release(struct smc_sock *smc)
 {
@@ -646,9 +650,13 @@ void smc_conn_release(struct smc_sock *smc)
 	if (!conn->lgr)
 		return;
 	smc_keepalive_stop(smc);	/* nobody to keep it alive for */
-	/* as TCP's RST: SO_LINGER 0, or data the application never read */
+	/*
+	 * As TCP's RST: SO_LINGER 0, or data the application never read;
+	 * and the peer's A is answered with A (4.8.2, passive abort 2B)
+	 */
 	if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
-	    smc_rx_inq(smc))
+	    smc_rx_inq(smc) ||
+	    (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_ABORT))
 		flags = SMC_CDC_CONN_ABORT;
 	else
 		flags = SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED;

@@ -36,7 +36,7 @@ quota_logged() {
 	(($(quota_lines) > logged)) || st_fail "$1: no 'max_links_per_netns' in the log"
 }
 
-# connect STEP PORT ADDR EXPECT...: role a's client of step STEP
+# connect STEP PORT ADDR EXPECT...: role a's client of step STEP (no hold)
 connect() {
 	local step=$1 port=$2 addr=$3
 	shift 3
@@ -45,6 +45,7 @@ connect() {
 		--timeout 60s || st_fail "step $step"
 }
 
+hold=$ST_TMP/hold
 case $SMCR_ROLE in
 b) st_serve_bg s1 server --family smc --port "$P" --mode sink --expect-mode smcr --timeout 120s || exit 1
    st_serve_bg s2 server --family smc --port $((P + 1)) --mode sink --expect-mode fallback \
@@ -56,9 +57,19 @@ b) st_serve_bg s1 server --family smc --port "$P" --mode sink --expect-mode smcr
    quota_logged "step 2 (b's quota)"
    echo 64 >/sys/module/smcr/parameters/max_links_per_netns || exit 1
    vm_sync "$ST_KEY-step3" || exit 1
+   vm_sync "$ST_KEY-held" || exit 1
+   n=$(st_lgr_count)
+   vm_sync "$ST_KEY-counted" || exit 1
    st_wait_all || exit 1 ;;
 a) st_await s1 && st_await s2 && st_await s3 && st_await s4 || exit 1
-   connect 1 "$P" "$SMCR_PEER_IP" --expect-mode smcr
+   # steps 1 and 4 hold their connections (and so the link groups) until
+   # both VMs counted them
+   touch "$hold"
+   echo "--- step 1"
+   "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 64K \
+	--hold 120s --hold-file "$hold" --expect-mode smcr --timeout 150s &
+   pid1=$!
+   st_await_lgr_count 1 60 || st_fail "step 1: no link group"
    connect 2 $((P + 1)) "$SMCR_PEER_IP2" --expect-mode fallback --expect-reason PEERDECL --expect-peer-diag MEM
    vm_sync "$ST_KEY-step2" || exit 1
    echo 1 >/sys/module/smcr/parameters/max_links_per_netns || exit 1
@@ -66,9 +77,17 @@ a) st_await s1 && st_await s2 && st_await s3 && st_await s4 || exit 1
    connect 3 $((P + 2)) "$SMCR_PEER_IP2" --expect-mode fallback --expect-reason MEM
    quota_logged "step 3 (a's quota)"
    echo 2 >/sys/module/smcr/parameters/max_links_per_netns || exit 1
-   connect 4 $((P + 3)) "$SMCR_PEER_IP2" --expect-mode smcr ;;
+   echo "--- step 4"
+   "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP2" --port $((P + 3)) --mode sink --bytes 64K \
+	--hold 120s --hold-file "$hold" --expect-mode smcr --timeout 150s &
+   pid4=$!
+   st_await_lgr_count 2 60
+   vm_sync "$ST_KEY-held" || exit 1
+   n=$(st_lgr_count)
+   vm_sync "$ST_KEY-counted" || exit 1
+   rm -f "$hold"
+   wait "$pid1" || st_fail "step 1's connection failed"
+   wait "$pid4" || st_fail "step 4's connection failed" ;;
 esac
-vm_sync "$ST_KEY-done" || exit 1
-n=$(st_lgr_count)
-echo "link groups: $n"
+echo "link groups while steps 1 and 4 held their connections: $n"
 ((n == 2)) || st_fail "expected two link groups (eth0 and eth1), found $n"

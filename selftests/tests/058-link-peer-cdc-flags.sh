@@ -32,15 +32,10 @@
 #    reset, its sequence number not taken; data byte-exact, link alive;
 # and at the end every one of those link groups is gone on b (linger 3 s).
 #
-# Known kernel bugs (reported, not yet fixed): role a still runs and logs
-# these scripts, but their failure there does not fail the test (role b's
-# application checks stay strict); a pass on role a is logged, to take the
-# script off the list once the fix is in:
-#  - cdc-data-after-done, cdc-data-after-close: smc_cdc_rx() advances the
-#    producer cursor after the peer's D or C, so the bytes count as unread
-#    data and close() sends A instead of C;
-#  - cdc-abort-repeated: smcr answers the peer's A with C at close(), not
-#    with A (4.8.2 2B; close_sm.c's own table says SEND_A).
+# Before the fixes that came with it, cdc-data-after-done and
+# cdc-data-after-close failed (smc_cdc_rx() took a producer cursor after
+# the peer's D or C: the bytes counted as unread and close() sent A), and
+# cdc-abort-repeated failed (the peer's A was answered with C).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
@@ -53,10 +48,8 @@ if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1
 	st_param lgr_linger_ms 3000 || exit 1
 fi
-known_bugs=" cdc-data-after-done cdc-data-after-close cdc-abort-repeated "
-[[ $SMCR_ROLE == a ]] || known_bugs=""
 rc=0 i=0
-failed=() xfail=()
+failed=()
 for script in "${scripts[@]}"; do
 	port=$((ST_PORT + i % 20))
 	i=$((i + 1))
@@ -66,20 +59,10 @@ for script in "${scripts[@]}"; do
 	cdc-data-after-close) expect=(--expect-data-error EPIPE) ;;
 	cdc-abort-repeated) expect=(--expect-data-error ECONNRESET) ;;
 	esac
-	t0=$SECONDS
-	if st_link_peer "$script" "$port" "$B" --expect-mode smcr "${expect[@]}"; then
-		[[ $known_bugs == *" $script "* ]] && echo "XPASS: $script passes: take it off known_bugs"
-	elif [[ $known_bugs == *" $script "* ]]; then
-		xfail+=("$script")
-	else
-		rc=1
-		failed+=("$script")
-	fi
-	echo "=== $script: $((SECONDS - t0)) s"
+	st_link_peer "$script" "$port" "$B" --expect-mode smcr "${expect[@]}" || { rc=1; failed+=("$script"); }
 done
 if [[ $SMCR_ROLE == b ]]; then
 	st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }
 fi
-((${#xfail[@]} == 0)) || echo "XFAIL (known kernel bugs) on role $SMCR_ROLE: ${xfail[*]}"
 ((rc == 0)) || echo "FAILED on role $SMCR_ROLE: ${failed[*]}"
 exit $rc
