@@ -558,13 +558,18 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	}
 	conn->rx_seq = info.seqno;
 	conn->rx_seq_valid = true;
-	/* cursors only move forward, and never past what the other side
-	 * made available; the peer's bytes end at the latest with the
-	 * message that first carries its D, C or A (A.4: it writes nothing
-	 * after them), so a later producer cursor is a lie
+	/*
+	 * Cursors only move forward, and never past what the other side
+	 * made available. The peer's bytes end at the latest with the
+	 * message that first carries its C or A (A.4: no update of our RMBE
+	 * after them; the element may be reused once we closed too), so a
+	 * later producer cursor is a lie. Not so after D alone: Linux's
+	 * close() sends D after waiting at most 2 s (or the linger time) for
+	 * a closed window and writes the rest later - those bytes are taken,
+	 * and if the application is gone they make close() abort (unread
+	 * data), so nothing is lost silently.
 	 */
-	if (!(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
-				  SMC_CDC_CONN_DONE)) &&
+	if (!(conn->peer_flags & SMC_CDC_CONN_DONE) &&
 	    smc_curs_readable(&conn->rx_ring, info.prod, conn->rx_cons) >= 0 &&
 	    smc_curs_cmp(&conn->rx_ring, info.prod, conn->rx_prod) >= 0)
 		conn->rx_prod = info.prod;
@@ -651,8 +656,9 @@ void smc_conn_release(struct smc_sock *smc)
 		return;
 	smc_keepalive_stop(smc);	/* nobody to keep it alive for */
 	/*
-	 * As TCP's RST: SO_LINGER 0, or data the application never read;
-	 * and the peer's A is answered with A (4.8.2, passive abort 2B)
+	 * As TCP's RST: SO_LINGER 0, or data the application never read.
+	 * And the peer's A is answered with A (4.8.2, passive abort 2B) -
+	 * here at close(), where 2B asks for it on receipt.
 	 */
 	if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
 	    smc_rx_inq(smc) ||

@@ -70,7 +70,8 @@ static atomic_t smc_lgr_next_id = ATOMIC_INIT(0);
 /**
  * struct smc_lgr_net - link group state of a namespace
  * @links: links of the namespace's link groups, from smc_link_init() to
- *	the end of smc_link_teardown(); at most max_links_per_netns, so one
+ *	the end of smc_link_teardown() (a link whose resources it had to
+ *	leak stays counted); at most max_links_per_netns, so one
  *	namespace (and the peers it serves) cannot take every link a device
  *	has room for. Every link of a namespace is torn down before its exit
  *	returns (smc_lgr_net_exit()), so the count never outlives it.

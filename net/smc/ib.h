@@ -25,9 +25,10 @@
  * @users_gone: woken when @users drops to 0
  *
  * Protection domains and completion queues are per link (struct
- * smc_link), not per device: no link group shares a resource with
- * another that a peer or namespace could exhaust or reach through. How
- * many links one namespace may hold is max_links_per_netns (core.c).
+ * smc_link), not per device: no link group shares a PD or CQ with another,
+ * so none is reached through another's rkeys or crowded out of a shared
+ * CQ. The device's own QP, CQ and PD limits stay shared (also with other
+ * RDMA users); max_links_per_netns (core.c) bounds one namespace's share.
  */
 struct smc_ib_device {
 	struct list_head	list;

@@ -73,7 +73,7 @@ static int smc_link_alloc_cqs(struct smc_link *lnk)
 	return 0;
 }
 
-/* After the QP, once nothing of the link's can complete any more */
+/* After the QP: nothing of the link's completes any more */
 static void smc_link_free_cqs(struct smc_link *lnk)
 {
 	ib_free_cq(lnk->recv_cq);
@@ -329,15 +329,16 @@ void smc_link_down(struct smc_link *lnk)
  * @lnk: link slot; UNUSED slots are left alone
  *
  * Moves the QP to the error state, waits until every posted WR completed
- * (flushed), destroys the QP, frees the CQs, the buffers and the PD and
- * drops the device reference and the namespace's count. Not
+ * (flushed), destroys the QP and then its CQs (nothing completes after
+ * that, and ib_free_cq() waits for a running poll), frees the buffers and
+ * the PD and drops the device reference and the namespace's count. Not
  * ib_drain_qp(): that waits without a time limit.
  *
  * Context: process; the link group is terminated (no new users).
- * Return: 0, or -ETIMEDOUT if the device never flushed the WRs: the QP is
- * destroyed, but the CQs, the buffers, the PD (the RMBs' MRs stay on it)
- * and the link's memory (which completions still point to) must then be
- * left allocated.
+ * Return: 0, or -ETIMEDOUT if the device never flushed the WRs: the QP and
+ * the CQs are gone, but the buffers, the PD (the RMBs' MRs stay on it) and
+ * the link's memory are left allocated, in case the device still touches
+ * them, and stay counted against the namespace.
  */
 int smc_link_teardown(struct smc_link *lnk)
 {
@@ -366,6 +367,8 @@ int smc_link_teardown(struct smc_link *lnk)
 		lnk->qp = NULL;
 	}
 	mutex_unlock(&lnk->qp_mutex);
+	if (lnk->send_cq)
+		smc_link_free_cqs(lnk);
 	cancel_work_sync(&lnk->down_work);
 	/* the link group's buffers are mapped on its first link's device;
 	 * after a failed drain they stay mapped (leaked), but unusable
@@ -373,15 +376,14 @@ int smc_link_teardown(struct smc_link *lnk)
 	if (lnk == &lnk->lgr->lnk[0])
 		smc_buf_unmap_all(lnk->lgr, !rc);
 	if (!rc) {
-		smc_link_free_cqs(lnk);
 		smc_wr_free(lnk);
 		/* after its QP and the RMBs' MRs (smc_buf_unmap_all()) */
 		ib_dealloc_pd(lnk->pd);
+		smc_net_link_put(smc_lgr_net(lnk->lgr));
 	}
 	lnk->pd = NULL;
 	smc_ib_put(lnk->sdev);
 	lnk->sdev = NULL;
-	smc_net_link_put(smc_lgr_net(lnk->lgr));
 	WRITE_ONCE(lnk->state, SMC_LNK_UNUSED);
 	return rc;
 }

@@ -101,12 +101,27 @@ static int smc_tx_room(struct smc_conn *conn, struct smc_cursor *staged)
 	return room;
 }
 
+/* Count a blocked writer: our send buffer full, else the peer's RMBE */
+static void smc_tx_count_full(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool ours;
+
+	spin_lock_bh(&conn->lock);
+	ours = smc_curs_diff(&conn->tx_ring, conn->tx_peer_cons,
+			     conn->tx_staged) >= (int)conn->sb_ring.size;
+	spin_unlock_bh(&conn->lock);
+	smc_stats_buf(sock_net(&smc->sk), true,
+		      ours ? SMC_STATS_BUF_FULL : SMC_STATS_BUF_FULL_PEER, 0);
+}
+
 /**
  * smc_tx_space() - room for the next write (EPOLLOUT)
  * @conn: an SMC-R connection
  *
- * Return: bytes, 0 while the peer's RMBE is full or our urgent byte is not
- * yet acknowledged; negative if the cursors are inconsistent.
+ * Return: bytes, 0 while the peer's RMBE or our send buffer is full or our
+ * urgent byte is not yet acknowledged; negative if the cursors are
+ * inconsistent.
  */
 int smc_tx_space(struct smc_conn *conn)
 {
@@ -365,9 +380,7 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			if (rc)
 				break;
 			if (!conn->tx_blocked)	/* writer blocked */
-				smc_stats_buf(sock_net(sk), true,
-					      SMC_STATS_BUF_FULL_PEER,
-					      conn->tx_ring.size);
+				smc_tx_count_full(smc);
 			/* 4.7.6: the peer learns of urgent data at once. With
 			 * R it answers with its consumer cursor at once,
 			 * whatever its window rules.

@@ -17,9 +17,10 @@
 #    come back (coalesced), data byte-exact, link alive;
 #  - cdc-done-repeated (D three times, C twice): one end of stream for
 #    the application, smcr's C once and nothing after it, link alive;
-#  - cdc-data-after-done (100 bytes written after D): not part of the
-#    stream - the application reads exactly --bytes, smcr closes with C,
-#    not A; link alive;
+#  - cdc-data-after-done (100 bytes written after D, once the
+#    application read --bytes and end of stream): taken (Linux writes
+#    what a closed window held back after its D), so they are unread at
+#    close() and smcr closes with A, not C; link alive;
 #  - cdc-data-after-close (D, then 100 bytes and C with a producer
 #    cursor past them right behind it): ignored - the application reads
 #    --bytes and end of stream, its blocked send fails with EPIPE, smcr
@@ -32,10 +33,10 @@
 #    reset, its sequence number not taken; data byte-exact, link alive;
 # and at the end every one of those link groups is gone on b (linger 3 s).
 #
-# Before the fixes that came with it, cdc-data-after-done and
-# cdc-data-after-close failed (smc_cdc_rx() took a producer cursor after
-# the peer's D or C: the bytes counted as unread and close() sent A), and
-# cdc-abort-repeated failed (the peer's A was answered with C).
+# Before the fixes that came with it, cdc-data-after-close failed
+# (smc_cdc_rx() took a producer cursor after the peer's C: the bytes
+# counted as unread and close() sent A) and cdc-abort-repeated failed (the
+# peer's A was answered with C).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
