@@ -197,6 +197,19 @@ else
 	ST_EXPECT_SMC_PEER=(--expect-mode fallback --expect-fallback-any)
 fi
 
+# st_conn_kv PORT: the `smctest diag --kv` line of this VM's first SMC-R
+# socket with connection info on PORT, once there is one (up to 10 s;
+# empty if none came)
+st_conn_kv() {
+	local i line
+	for ((i = 0; i < 100; i++)); do
+		line=$("$SMCTEST" diag --kv --port "$1" | grep "mode=smcr.*token=" | head -n1)
+		[[ -n $line ]] && break
+		sleep 0.1
+	done
+	echo "$line"
+}
+
 # st_links: "LGR-ID ROLE LINK-ID STATE" per link of this VM's SMC-R link groups
 # (from `smcr -j link show` and `smcr -j lgr show`), sorted.
 st_links() {

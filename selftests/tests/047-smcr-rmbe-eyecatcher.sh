@@ -26,15 +26,7 @@ fi
 vm_sync "$ST_KEY-params" || exit 1
 
 # cursors PORT: "rx_prod=W:C tx_prod=W:C" of this VM's SMC-R socket on PORT
-cursors() {
-	local i line
-	for ((i = 0; i < 100; i++)); do
-		line=$("$SMCTEST" diag --kv --port "$1" | grep "mode=smcr.*token=" | head -n1)
-		[[ -n $line ]] && break
-		sleep 0.1
-	done
-	grep -o "rx_prod=[0-9:]* tx_prod=[0-9:]*" <<<"$line"
-}
+cursors() { st_conn_kv "$1" | grep -o "rx_prod=[0-9:]* tx_prod=[0-9:]*"; }
 
 case $SMCR_ROLE in
 b) st_serve_bg idle server --family smc --port "$P" --mode sink --bytes 4K --expect-mode smcr \

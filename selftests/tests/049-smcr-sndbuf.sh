@@ -30,15 +30,7 @@ fi
 vm_sync "$ST_KEY-params" || exit 1
 
 # sizes PORT: "rmbe=R peer_rmbe=P sndbuf=S" of this VM's SMC-R socket on PORT
-sizes() {
-	local i line
-	for ((i = 0; i < 100; i++)); do
-		line=$("$SMCTEST" diag --kv --port "$1" | grep "mode=smcr.*token=" | head -n1)
-		[[ -n $line ]] && break
-		sleep 0.1
-	done
-	grep -o "rmbe=[0-9]* peer_rmbe=[0-9]* sndbuf=[0-9]*" <<<"$line"
-}
+sizes() { st_conn_kv "$1" | grep -o "rmbe=[0-9]* peer_rmbe=[0-9]* sndbuf=[0-9]*"; }
 
 case $SMCR_ROLE in
 b) st_serve_bg idle server --family smc --port "$P" --mode sink --bytes 4K --expect-mode smcr \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# DESC: hostile SMC-R peer (smctest link-peer): an RDMA write with another link group's rkey fails, the other link group's data stays intact
+# DESC: hostile SMC-R peer (smctest link-peer): an RDMA write with another link group's rkey, or past the RMB, fails at the MR; the other link group's data stays intact
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 180
@@ -17,6 +17,9 @@
 #  - the first link group's duplex exchange afterwards is byte-exact on
 #    both sides (server --expect-mode smcr and its checksum; link-peer's
 #    pattern check) and its link lives;
+#  - then (script write-beyond-rmb, port P+2, a third link group) an RDMA
+#    write just past the end of b's RMB fails at the MR bound (remote
+#    access error) and that link group's connection fails with ECONNRESET;
 #  - at the end b has no link group.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
@@ -30,11 +33,15 @@ b) st_param test_clc_without_option Y || exit 1
 	--expect-mode smcr --timeout 90s || exit 1
    st_serve_bg second server --family smc --port $((P + 1)) --conns 1 --mode duplex --bytes "$B" \
 	--expect-mode smcr --expect-data-error ECONNRESET --timeout 90s || exit 1
+   st_serve_bg beyond server --family smc --port $((P + 2)) --conns 1 --mode duplex --bytes "$B" \
+	--expect-mode smcr --expect-data-error ECONNRESET --timeout 90s || exit 1
    rc=0
    st_wait_all || rc=1
    st_await_lgr_count 0 60 || rc=1
    exit $rc ;;
-a) st_await first && st_await second || exit 1
+a) st_await first && st_await second && st_await beyond || exit 1
    st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$P" --script cross-lgr-write --bytes "$B" \
+	--timeout 90s || exit 1
+   st_smctest link-peer --addr "$SMCR_PEER_IP" --port $((P + 2)) --script write-beyond-rmb --bytes "$B" \
 	--timeout 90s ;;
 esac

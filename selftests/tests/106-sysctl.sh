@@ -99,21 +99,13 @@ st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-rmem" || exit 1
 case $SMCR_ROLE in
 b) st_serve_bg srv server --family smc --port "$P" --mode sink --bytes 4K --expect-mode smcr --timeout 60s || exit 1
-   for ((i = 0; i < 100; i++)); do
-	kv=$("$SMCTEST" diag --kv --port "$P" | grep "token=")
-	[[ -n $kv ]] && break
-	sleep 0.1
-   done
+   kv=$(st_conn_kv "$P")
    st_wait_all || exit 1 ;;
 a) st_await srv || exit 1
    "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 4K --hold 3s \
 	--expect-mode smcr --timeout 60s &
    pid=$!
-   for ((i = 0; i < 100; i++)); do
-	kv=$("$SMCTEST" diag --kv --port "$P" | grep "token=")
-	[[ -n $kv ]] && break
-	sleep 0.1
-   done
+   kv=$(st_conn_kv "$P")
    wait "$pid" || st_fail "the connection failed" ;;
 esac
 echo "connection: $(grep -o 'rmbe=[0-9]* peer_rmbe=[0-9]*' <<<"$kv")"

@@ -582,6 +582,18 @@ const std::vector<Script> &scripts()
 			 p.duplex(c.bytes);
 			 p.expect_link_alive("cross-lgr-write");
 		 }},
+		{"write-beyond-rmb",
+		 "an RDMA write of 64 bytes just past the end of the server's RMB: its announced address plus "
+		 "the RMB's size (smcr's RMBs are 256 KiB, or one element if that is larger)",
+		 "the write fails at the MR bound (remote access error): the rkey covers the RMB and nothing "
+		 "beyond it; smcr's QP takes the access error and its link group ends",
+		 [](Peer &p, const Config &) {
+			 const auto &acc = p.accept();
+			 const uint64_t rmb_len = std::max<uint64_t>(256u << 10, clc::rmbe_size(acc.rmbe_size_code));
+			 if (p.write_at(acc.rmb_vaddr + rmb_len, acc.rmb_rkey, 64) == IBV_WC_SUCCESS)
+				 throw Failure("write-beyond-rmb: a write past the end of the RMB landed");
+			 say("write-beyond-rmb: the write past the RMB failed (" + p.link_error() + ")");
+		 }},
 		{"delete-link-mid-transfer",
 		 "the duplex exchange, and half-way through it DELETE LINK (all, orderly): with "
 		 "test_tx_hold_ms the server holds a send buffer for a CDC message while its link group is torn "
