@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/smcr.h>
@@ -25,8 +26,41 @@
 struct workqueue_struct *smc_hs_wq;	/* handshakes: may block on CLC */
 struct workqueue_struct *smc_listen_wq;	/* accept_work: never blocks */
 
-/* Peer ID (RFC 7609, A.2.1): random instance; RoCE MAC once a device is used */
-u8 smc_local_peer_id[SMC_PEER_ID_LEN];
+/*
+ * Our peer ID (RFC 7609, A.2.1): a random instance ID, then the MAC of the
+ * first RoCE port a connection offered - zero before, when only Declines
+ * carry it. Set once: a peer finds our link groups by it.
+ */
+static u8 smc_local_peer_id[SMC_PEER_ID_LEN];
+static bool smc_local_peer_id_mac;
+static DEFINE_SPINLOCK(smc_local_peer_id_lock);
+
+/**
+ * smc_peer_id_get() - our peer ID, for a CLC message
+ * @id: filled with SMC_PEER_ID_LEN bytes
+ */
+void smc_peer_id_get(u8 *id)
+{
+	spin_lock(&smc_local_peer_id_lock);
+	memcpy(id, smc_local_peer_id, SMC_PEER_ID_LEN);
+	spin_unlock(&smc_local_peer_id_lock);
+}
+
+/**
+ * smc_peer_id_learn_mac() - a connection offers a RoCE port of this MAC
+ * @mac: the port's MAC; the peer ID takes the first valid one
+ */
+void smc_peer_id_learn_mac(const u8 *mac)
+{
+	if (READ_ONCE(smc_local_peer_id_mac) || !is_valid_ether_addr(mac))
+		return;
+	spin_lock(&smc_local_peer_id_lock);
+	if (!smc_local_peer_id_mac) {
+		memcpy(&smc_local_peer_id[2], mac, ETH_ALEN);
+		WRITE_ONCE(smc_local_peer_id_mac, true);
+	}
+	spin_unlock(&smc_local_peer_id_lock);
+}
 
 /*
  * Every AF_SMC socket of every namespace, for sock_diag. A socket is on

@@ -196,10 +196,12 @@ static int smc_clc_recv(struct smc_sock *smc, u8 *buf)
 static int smc_hs_decline(struct smc_sock *smc, u32 code)
 {
 	struct smc_clc_decline dcl;
+	u8 peer_id[SMC_PEER_ID_LEN];
 	size_t len;
 	int rc;
 
-	len = smc_clc_decline_build(&dcl, smc_local_peer_id, code, false);
+	smc_peer_id_get(peer_id);
+	len = smc_clc_decline_build(&dcl, peer_id, code, false);
 	rc = smc_clc_send(smc, &dcl, len);
 	if (rc)
 		return rc;
@@ -227,7 +229,7 @@ static void smc_hs_link_info(struct smc_clc_accept_info *info,
 			     const struct smc_link *lnk)
 {
 	memset(info, 0, sizeof(*info));
-	memcpy(info->peer_id, smc_local_peer_id, SMC_PEER_ID_LEN);
+	smc_peer_id_get(info->peer_id);
 	memcpy(info->gid, lnk->local.gid, SMC_GID_LEN);
 	memcpy(info->mac, lnk->local.mac, SMC_MAC_LEN);
 	info->qpn = lnk->local.qpn;
@@ -399,7 +401,7 @@ static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
 		return smc_hs_decline(smc, code);	/* in place of Proposal */
 
 	memset(prop, 0, sizeof(*prop));
-	memcpy(prop->peer_id, smc_local_peer_id, SMC_PEER_ID_LEN);
+	smc_peer_id_get(prop->peer_id);
 	memcpy(prop->gid, hs->offer.gid, SMC_GID_LEN);
 	memcpy(prop->mac, hs->offer.mac, SMC_MAC_LEN);
 	prop->prefixes = hs->offer.prefixes;
@@ -524,7 +526,7 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 			smc_conn_fill_clc(smc, acc);
 	} else {		/* test_fake_offer: no link */
 		memset(acc, 0, sizeof(*acc));
-		memcpy(acc->peer_id, smc_local_peer_id, SMC_PEER_ID_LEN);
+		smc_peer_id_get(acc->peer_id);
 		memcpy(acc->gid, hs->offer.gid, SMC_GID_LEN);
 		memcpy(acc->mac, hs->offer.mac, SMC_MAC_LEN);
 		acc->mtu_code = SMC_CLC_MTU_4096;

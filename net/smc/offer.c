@@ -157,6 +157,7 @@ u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer)
 		offer->roce = true;
 		memcpy(offer->gid, offer->pick.gid, SMC_GID_LEN);
 		memcpy(offer->mac, offer->pick.mac, SMC_MAC_LEN);
+		smc_peer_id_learn_mac(offer->pick.mac);
 	} else if (!fake) {
 		code = SMC_CLC_DECL_NOSMCRDEV;
 	}

@@ -173,7 +173,8 @@ static inline bool smc_hs_pending(const struct smc_sock *smc)
 /* af_smc.c */
 extern struct workqueue_struct *smc_hs_wq;
 extern struct workqueue_struct *smc_listen_wq;
-extern u8 smc_local_peer_id[SMC_PEER_ID_LEN];
+void smc_peer_id_get(u8 *id);
+void smc_peer_id_learn_mac(const u8 *mac);
 struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 				int protocol, int kern);
 void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);

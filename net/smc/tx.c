@@ -23,6 +23,12 @@
  * send buffer (smaller than the peer's RMBE) blocks the same way: only the
  * peer's consumer cursor frees it.
  *
+ * Why R, which 4.5.1 recommends for diagnostics only: the writer-blocked
+ * flag alone makes the peer report its cursor at its next consumption. A
+ * peer that consumed everything before our message arrived, and held its
+ * update back by the window rule, would not consume again - we would wait
+ * for ever. R asks for the cursor now; it goes out once per blocking.
+ *
  * Urgent data (4.7.5, 4.7.6): the last byte of a send(MSG_OOB) is the
  * urgent byte. Every CDC message from the start of that send carries
  * "urgent data pending" (also the writer-blocked one: the peer learns of

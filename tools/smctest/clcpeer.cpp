@@ -278,11 +278,14 @@ void play(const Config &c, const Script &s, int fd)
 	if (s.role == Role::Server) {
 		// The smcr client speaks first: with test_fake_offer=1 a Proposal.
 		auto p = read_clc(fd, c.drop_wait_ms, "the smcr client's Proposal");
-		if (p[4] != clc::Proposal)
+		if (p[4] != clc::Proposal || p.size() < 16)
 			throw Failure(label + ": expected the smcr client's Proposal (client needs test_fake_offer=1 and "
 					      "test_clc_without_option=1), got " +
 				      clc::type_name(p[4]) + ": " + clc::hex(p));
-		say(label + ": got the client's Proposal (" + std::to_string(p.size()) + " bytes)");
+		// its peer ID (A.2.1): bytes 8..15, after the header
+		clc::Bytes id(p.begin() + 8, p.begin() + 16);
+		say(label + ": got the client's Proposal (" + std::to_string(p.size()) + " bytes, peer ID " +
+		    clc::hex(id) + ")");
 	}
 	Ctx x = make_ctx(c, fd);
 	clc::Bytes m = s.msg(x);
