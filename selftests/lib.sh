@@ -138,6 +138,25 @@ st_link_peer() {
 	esac
 }
 
+# st_link_peer_each FUNC SCRIPT...: for each SCRIPT, FUNC SCRIPT PORT
+# (ports $ST_PORT + 0..19 in turn; FUNC usually calls st_link_peer), one
+# link group each; then role b waits until every link group is gone (their
+# linger). Returns 1 if any failed, naming them.
+st_link_peer_each() {
+	local func=$1 script rc=0 i=0 failed=()
+	shift
+	for script in "$@"; do
+		echo "=== $script"
+		"$func" "$script" $((ST_PORT + i % 20)) || { rc=1; failed+=("$script"); }
+		i=$((i + 1))
+	done
+	if [[ $SMCR_ROLE == b ]]; then
+		st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }
+	fi
+	((rc == 0)) || echo "FAILED on role $SMCR_ROLE: ${failed[*]}"
+	return $rc
+}
+
 # st_silent_peer OUT DROP_WAIT TIMEOUT [SCRIPT [READY [ARGS...]]]: starts
 # a `clc-peer --script SCRIPT ARGS` client (default silence) towards the
 # peer's port $ST_PORT in the background (output in OUT) and waits until
@@ -208,6 +227,22 @@ st_conn_kv() {
 		sleep 0.1
 	done
 	echo "$line"
+}
+
+# st_client_kv PORT CLIENT-ARGS...: an smctest client (AF_SMC) to the
+# peer's PORT in the background (its output to stderr); prints its SMC-R
+# socket's st_conn_kv line taken while it runs (give it a --hold), and
+# returns the client's exit status.
+st_client_kv() {
+	local port=$1 pid kv rc
+	shift
+	"$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$port" "$@" >&2 &
+	pid=$!
+	kv=$(st_conn_kv "$port")
+	wait "$pid"
+	rc=$?
+	echo "$kv"
+	return $rc
 }
 
 # st_links: "LGR-ID ROLE LINK-ID STATE" per link of this VM's SMC-R link groups

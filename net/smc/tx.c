@@ -110,13 +110,8 @@ static int smc_tx_room(struct smc_conn *conn, struct smc_cursor *staged)
 /* Count a blocked writer: our send buffer full, else the peer's RMBE */
 static void smc_tx_count_full(struct smc_sock *smc)
 {
-	struct smc_conn *conn = &smc->conn;
-	bool ours;
+	bool ours = smc_tx_outq(smc) >= (int)smc->conn.sb_ring.size;
 
-	spin_lock_bh(&conn->lock);
-	ours = smc_curs_diff(&conn->tx_ring, conn->tx_peer_cons,
-			     conn->tx_staged) >= (int)conn->sb_ring.size;
-	spin_unlock_bh(&conn->lock);
 	smc_stats_buf(sock_net(&smc->sk), true,
 		      ours ? SMC_STATS_BUF_FULL : SMC_STATS_BUF_FULL_PEER, 0);
 }

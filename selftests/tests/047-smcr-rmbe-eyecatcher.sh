@@ -25,25 +25,23 @@ if [[ $SMCR_ROLE == b ]]; then
 fi
 vm_sync "$ST_KEY-params" || exit 1
 
-# cursors PORT: "rx_prod=W:C tx_prod=W:C" of this VM's SMC-R socket on PORT
-cursors() { st_conn_kv "$1" | grep -o "rx_prod=[0-9:]* tx_prod=[0-9:]*"; }
+# cursors: "rx_prod=W:C tx_prod=W:C" of a diag --kv line on stdin
+cursors() { grep -o "rx_prod=[0-9:]* tx_prod=[0-9:]*"; }
 
 case $SMCR_ROLE in
 b) st_serve_bg idle server --family smc --port "$P" --mode sink --bytes 4K --expect-mode smcr \
 	--timeout 60s || exit 1
    st_serve_bg dup server --family smc --port $((P + 1)) --mode duplex --bytes "$B" --expect-mode smcr \
 	--timeout 150s || exit 1
-   c=$(cursors "$P")
+   c=$(st_conn_kv "$P" | cursors)
    echo "server's idle connection: $c"
    st_wait_all || exit 1
    [[ $c == "rx_prod=0:4 tx_prod=0:4" ]] || st_fail "cursors do not start past the eye catcher: '$c'" ;;
 a) st_await idle && st_await dup || exit 1
-   "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 4K --hold 4s \
-	--expect-mode smcr --timeout 60s &
-   pid=$!
-   c=$(cursors "$P")
+   kv=$(st_client_kv "$P" --mode sink --bytes 4K --hold 4s --expect-mode smcr --timeout 60s) ||
+	st_fail "the idle connection failed"
+   c=$(cursors <<<"$kv")
    echo "client's idle connection: $c"
-   wait "$pid" || st_fail "the idle connection failed"
    [[ $c == "rx_prod=0:4 tx_prod=0:4" ]] || st_fail "cursors do not start past the eye catcher: '$c'"
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode duplex --bytes "$B" \
 	--expect-mode smcr --timeout 150s || exit 1

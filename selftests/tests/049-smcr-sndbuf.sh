@@ -29,33 +29,29 @@ if [[ $SMCR_ROLE == b ]]; then
 fi
 vm_sync "$ST_KEY-params" || exit 1
 
-# sizes PORT: "rmbe=R peer_rmbe=P sndbuf=S" of this VM's SMC-R socket on PORT
-sizes() { st_conn_kv "$1" | grep -o "rmbe=[0-9]* peer_rmbe=[0-9]* sndbuf=[0-9]*"; }
+# sizes: "rmbe=R peer_rmbe=P sndbuf=S" of a diag --kv line on stdin
+sizes() { grep -o "rmbe=[0-9]* peer_rmbe=[0-9]* sndbuf=[0-9]*"; }
 
 case $SMCR_ROLE in
 b) st_serve_bg idle server --family smc --port "$P" --mode sink --bytes 4K --expect-mode smcr \
 	--timeout 60s || exit 1
    st_serve_bg dup server --family smc --port $((P + 1)) --mode duplex --bytes "$B" --expect-mode smcr \
 	--timeout 150s || exit 1
-   s=$(sizes "$P")
+   s=$(st_conn_kv "$P" | sizes)
    echo "server's connection: $s"
    st_wait_all || exit 1
    [[ $s == "rmbe=524288 peer_rmbe=131072 sndbuf=131072" ]] ||
 	st_fail "server's sizes are '$s', expected a 512 KiB RMBE and 128 KiB send buffer" ;;
 a) st_await idle && st_await dup || exit 1
-   "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 4K --hold 3s \
-	--expect-mode smcr --timeout 60s &
-   pid=$!
-   s=$(sizes "$P")
+   kv=$(st_client_kv "$P" --mode sink --bytes 4K --hold 3s --expect-mode smcr --timeout 60s) ||
+	st_fail "the connection without SO_SNDBUF failed"
+   s=$(sizes <<<"$kv")
    echo "client's connection without SO_SNDBUF: $s"
-   wait "$pid" || st_fail "the connection without SO_SNDBUF failed"
    [[ $s == "rmbe=131072 peer_rmbe=524288 sndbuf=131072" ]] ||
 	st_fail "sizes are '$s': the send buffer must be wmem's 128 KiB, not the peer's 512 KiB"
-   "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode duplex --bytes "$B" \
-	--sndbuf 16384 --expect-mode smcr --timeout 150s &
-   pid=$!
-   s=$(sizes $((P + 1)))
+   kv=$(st_client_kv $((P + 1)) --mode duplex --bytes "$B" --sndbuf 16384 --expect-mode smcr \
+	--timeout 150s) || st_fail "the duplex transfer with a 16 KiB send buffer failed"
+   s=$(sizes <<<"$kv")
    echo "client's connection with SO_SNDBUF 16384: $s"
-   wait "$pid" || st_fail "the duplex transfer with a 16 KiB send buffer failed"
    [[ $s == *" sndbuf=16384" ]] || st_fail "sizes are '$s': SO_SNDBUF 16384 must give a 16 KiB send buffer" ;;
 esac

@@ -32,26 +32,13 @@ if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1
 	st_param lgr_linger_ms 3000 || exit 1
 fi
-rc=0 i=0
-failed=()
-for script in "${scripts[@]}"; do
-	port=$((ST_PORT + i % 20))
-	i=$((i + 1))
-	bytes=$B
-	echo "=== $script"
-	[[ $script == urg-after-close ]] && bytes=16K
-	if [[ $SMCR_ROLE == b ]]; then
-		delay=0
-		[[ $script == urg-after-close ]] && delay=300
-		echo "$delay" >/sys/module/smcr/parameters/test_cdc_rx_delay_ms
-	fi
-	st_link_peer "$script" "$port" "$bytes" --expect-mode smcr || { rc=1; failed+=("$script"); }
-	if [[ $SMCR_ROLE == b ]]; then
-		echo 0 >/sys/module/smcr/parameters/test_cdc_rx_delay_ms
-	fi
-done
-if [[ $SMCR_ROLE == b ]]; then
-	st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }
-fi
-((rc == 0)) || echo "FAILED on role $SMCR_ROLE: ${failed[*]}"
-exit $rc
+one() {
+	local bytes=$B delay=0 rc
+	[[ $1 == urg-after-close ]] && bytes=16K delay=300
+	[[ $SMCR_ROLE == b ]] && echo "$delay" >/sys/module/smcr/parameters/test_cdc_rx_delay_ms
+	st_link_peer "$1" "$2" "$bytes" --expect-mode smcr
+	rc=$?
+	[[ $SMCR_ROLE == b ]] && echo 0 >/sys/module/smcr/parameters/test_cdc_rx_delay_ms
+	return $rc
+}
+st_link_peer_each one "${scripts[@]}"

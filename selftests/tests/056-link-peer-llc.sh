@@ -30,16 +30,5 @@ if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1
 	st_param lgr_linger_ms 3000 || exit 1
 fi
-rc=0 i=0
-failed=()
-for script in "${scripts[@]}"; do
-	port=$((ST_PORT + i % 20))
-	i=$((i + 1))
-	echo "=== $script"
-	st_link_peer "$script" "$port" "$B" --expect-mode smcr || { rc=1; failed+=("$script"); }
-done
-if [[ $SMCR_ROLE == b ]]; then
-	st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }
-fi
-((rc == 0)) || echo "FAILED on role $SMCR_ROLE: ${failed[*]}"
-exit $rc
+one() { st_link_peer "$1" "$2" "$B" --expect-mode smcr; }
+st_link_peer_each one "${scripts[@]}"

@@ -102,11 +102,8 @@ b) st_serve_bg srv server --family smc --port "$P" --mode sink --bytes 4K --expe
    kv=$(st_conn_kv "$P")
    st_wait_all || exit 1 ;;
 a) st_await srv || exit 1
-   "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 4K --hold 3s \
-	--expect-mode smcr --timeout 60s &
-   pid=$!
-   kv=$(st_conn_kv "$P")
-   wait "$pid" || st_fail "the connection failed" ;;
+   kv=$(st_client_kv "$P" --mode sink --bytes 4K --hold 3s --expect-mode smcr --timeout 60s) ||
+	st_fail "the connection failed" ;;
 esac
 echo "connection: $(grep -o 'rmbe=[0-9]* peer_rmbe=[0-9]*' <<<"$kv")"
 [[ $kv == *" rmbe=16384 peer_rmbe=16384 "* ]] || st_fail "RMB elements are not 16 KiB with net.smc.rmem=16384"

@@ -99,17 +99,23 @@ void set_nonblock(int fd, bool on)
 		throw_errno("fcntl(F_SETFL)", errno);
 }
 
+namespace {
+
+// setsockopt of an int option; throws naming it on failure.
+void set_int_opt(int fd, int level, int name, int value, const char *what)
+{
+	if (setsockopt(fd, level, name, &value, sizeof(value)) < 0)
+		throw_errno(std::string("setsockopt(") + what + ")", errno);
+}
+
+} // namespace
+
 void set_keepalive(int fd, unsigned idle_s)
 {
-	const int one = 1, idle = static_cast<int>(idle_s), intvl = 1, cnt = 2;
-	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) < 0)
-		throw_errno("setsockopt(SO_KEEPALIVE)", errno);
-	if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) < 0)
-		throw_errno("setsockopt(TCP_KEEPIDLE)", errno);
-	if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl)) < 0)
-		throw_errno("setsockopt(TCP_KEEPINTVL)", errno);
-	if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) < 0)
-		throw_errno("setsockopt(TCP_KEEPCNT)", errno);
+	set_int_opt(fd, SOL_SOCKET, SO_KEEPALIVE, 1, "SO_KEEPALIVE");
+	set_int_opt(fd, IPPROTO_TCP, TCP_KEEPIDLE, static_cast<int>(idle_s), "TCP_KEEPIDLE");
+	set_int_opt(fd, IPPROTO_TCP, TCP_KEEPINTVL, 1, "TCP_KEEPINTVL");
+	set_int_opt(fd, IPPROTO_TCP, TCP_KEEPCNT, 2, "TCP_KEEPCNT");
 }
 
 bool is_nonblock(int fd)
@@ -165,9 +171,7 @@ UniqueFd make_listener(const Config &c, int extra_flags)
 {
 	SockAddr a = bind_addr(c);
 	UniqueFd fd = make_socket(c.family, a.family() == AF_INET6, extra_flags);
-	int one = 1;
-	if (setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0)
-		throw_errno("setsockopt(SO_REUSEADDR)", errno);
+	set_int_opt(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
 	if (::bind(fd.get(), a.sa(), a.len) < 0)
 		throw_errno("bind " + a.to_string(), errno);
 	if (::listen(fd.get(), static_cast<int>(c.backlog)) < 0)
@@ -258,11 +262,8 @@ UniqueFd dial(const Config &c, const SockAddr &to)
 			if (::bind(fd.get(), src->sa(), src->len) < 0)
 				throw_errno("bind " + src->to_string(), errno);
 		}
-		if (c.cmd == Command::Client && c.sndbuf) {
-			const int v = static_cast<int>(c.sndbuf);
-			if (setsockopt(fd.get(), SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0)
-				throw_errno("setsockopt(SO_SNDBUF)", errno);
-		}
+		if (c.cmd == Command::Client && c.sndbuf)
+			set_int_opt(fd.get(), SOL_SOCKET, SO_SNDBUF, static_cast<int>(c.sndbuf), "SO_SNDBUF");
 		int err = try_connect(c, fd.get(), to);
 		if (err == 0)
 			return fd;
