@@ -51,7 +51,10 @@ st_params_restore() {
 }
 st_param() {
 	local f=/sys/module/smcr/parameters/$1 old
-	old=$(cat "$f") || { echo "st_param: no parameter $1"; return 1; }
+	if [[ ! -r $f ]] || ! IFS= read -r old <"$f"; then
+		echo "st_param: no parameter $1"
+		return 1
+	fi
 	if ((${#ST_PARAMS_SAVED[@]} == 0)); then
 		trap st_params_restore EXIT
 		trap 'exit 143' TERM
@@ -86,7 +89,7 @@ st_serve_bg() {
 			vm_put "$ST_KEY-$name" fail
 			return 1
 		fi
-		sleep 0.1
+		vm_nap 0.1
 	done
 	if [[ ! -e $ready ]]; then
 		echo "server $name not listening after 30s"
@@ -171,7 +174,7 @@ st_silent_peer() {
 	for ((i = 0; i < 300; i++)); do
 		grep -q "$ready" "$out" && return 0
 		kill -0 "$SILENT_PID" 2>/dev/null || break
-		sleep 0.1
+		vm_nap 0.1
 	done
 	cat "$out"
 	st_fail "clc-peer $script did not get to \"$ready\""
@@ -205,7 +208,9 @@ st_probe_pairs() {
 # st_smcr_data: true if connections between two smcr peers move their data
 # over SMC-R here: Soft-RoCE and the (experimental) data_path parameter on.
 st_smcr_data() {
-	[[ ${SMCR_RXE:-0} == 1 && $(cat /sys/module/smcr/parameters/data_path 2>/dev/null) == Y ]]
+	local v=
+	[[ ${SMCR_RXE:-0} == 1 ]] && read -r v </sys/module/smcr/parameters/data_path 2>/dev/null
+	[[ $v == Y ]]
 }
 
 # Expectation flags for an AF_SMC socket talking to another smcr peer: SMC-R
@@ -224,7 +229,7 @@ st_conn_kv() {
 	for ((i = 0; i < 100; i++)); do
 		line=$("$SMCTEST" diag --kv --port "$1" | grep "mode=smcr.*token=" | head -n1)
 		[[ -n $line ]] && break
-		sleep 0.1
+		vm_nap 0.1
 	done
 	echo "$line"
 }
@@ -272,7 +277,7 @@ st_await_lgr_conns() {
 	local n end=$((SECONDS + $2))
 	while ((SECONDS < end)); do
 		n=$(st_lgr_conns) && [[ $n == "$1" ]] && return 0
-		sleep 0.1
+		vm_nap 0.1
 	done
 	echo "link group connections: ${n:-?}, expected $1"
 	return 1
@@ -284,7 +289,7 @@ st_await_lgr_count() {
 	# by the clock: one smcr + jq round takes a while on the debug kernel
 	while ((SECONDS < end)); do
 		n=$(st_lgr_count) && [[ $n == "$1" ]] && return 0
-		sleep 0.1
+		vm_nap 0.1
 	done
 	echo "link groups: ${n:-?}, expected $1"
 	return 1

@@ -60,7 +60,7 @@ a) st_await srv || exit 1
    for ((i = 0; i < 100; i++)); do
 	dump=$("$SMCTEST" diag --kv) || st_fail "smctest diag failed"
 	line=$(find_line "$dump" "state=ESTABLISHED" "peer=$(re_ip "$SMCR_PEER_IP"):$P ") && break
-	sleep 0.1
+	vm_nap 0.1
    done
    st_smctest diag --summary
    echo "$line"

@@ -51,7 +51,7 @@ a) st_await c1 || exit 1
    st_param lgr_linger_ms "$LINGER" || exit 1
    for ((i = 0; i < 50; i++)); do
 	"$SMCR_TOOLS/bin/smcr" dev show | grep -qw 'rxe0.*ACTIVE' && break
-	sleep 0.1
+	vm_nap 0.1
    done
    "$SMCR_TOOLS/bin/smcr" dev show
    st_await c2 || exit 1

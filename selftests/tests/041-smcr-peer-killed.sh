@@ -24,7 +24,7 @@ b) rm -f "$ST_TMP/ready"
    "$SMCTEST" server --family smc --port "$P" --mode sink --msgsize 4K --timeout 100s \
 	--ready-file "$ST_TMP/ready" &
    pid=$!
-   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; sleep 0.1; done
+   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; vm_nap 0.1; done
    vm_put "$ST_KEY-srv" ok
    vm_get "$ST_KEY-sending" 60 >/dev/null || st_fail "client never started"
    sleep 2

@@ -33,7 +33,7 @@ await_conns() {
 	for ((i = 0; i < 600; i++)); do
 		n=$(conns_kv | wc -l)
 		((n >= T)) && return 0
-		sleep 0.1
+		vm_nap 0.1
 	done
 	echo "SMC-R sockets with connection info: $n, expected $T"
 	return 1

@@ -53,7 +53,7 @@ print(f"server: SO_ERROR {errno.errorcode.get(err, err)}", flush=True)
 sys.exit(0 if err == errno.ECONNRESET else 1)
 EOF
    pid=$!
-   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; sleep 0.1; done
+   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; vm_nap 0.1; done
    vm_put "$ST_KEY-srv" ok
    vm_get "$ST_KEY-freed" 60 >/dev/null
    [[ $(st_lgr_conns) == 1 ]] || st_fail "b: the held connection is not in the link group"

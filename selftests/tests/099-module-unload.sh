@@ -18,7 +18,7 @@ port=$((P + ($([[ $SMCR_ROLE == a ]] && echo 1 || echo 2))))
 ready=$ST_TMP/hold.ready
 "$SMCTEST" hold --family smc --port "$port" --ready-file "$ready" --hold 60s &
 hpid=$!
-for ((i = 0; i < 100; i++)); do [[ -e $ready ]] && break; sleep 0.1; done
+for ((i = 0; i < 100; i++)); do [[ -e $ready ]] && break; vm_nap 0.1; done
 [[ -e $ready ]] || { kill $hpid; st_fail "holder did not open its socket"; }
 echo "refcnt with socket open: $(cat /sys/module/smcr/refcnt 2>/dev/null)"
 if out=$(rmmod smcr 2>&1); then
@@ -31,7 +31,7 @@ kill $hpid
 wait $hpid 2>/dev/null
 for ((i = 0; i < 300; i++)); do
 	[[ $(cat /sys/module/smcr/refcnt 2>/dev/null) == 0 ]] && break
-	sleep 0.1
+	vm_nap 0.1
 done
 echo "refcnt after close: $(cat /sys/module/smcr/refcnt 2>/dev/null)"
 out=$(rmmod smcr 2>&1) || st_fail "rmmod smcr failed after closing all sockets: $out"

@@ -100,7 +100,7 @@ a) st_await srv || exit 1
    for ((i = 0; i < 200; i++)); do
 	cnt=$("$SMCTEST" diag --kv --port "$P" | grep -c "state=ESTABLISHED")
 	((cnt >= N)) && break
-	sleep 0.1
+	vm_nap 0.1
    done
    reasons_of_diag >"$ST_TMP/reasons"
    vm_put "$ST_KEY-held" 1

@@ -52,7 +52,7 @@ b) before=$(tx_bytes rx)
    srv=$!
    for ((i = 0; i < 100; i++)); do
 	ss -tlnH "( sport = :$P )" | grep -q . && break
-	sleep 0.1
+	vm_nap 0.1
    done
    vm_put "$ST_KEY-iperf3" ok
    watch_start

@@ -19,7 +19,7 @@ ulimit -n 8192 || st_fail "cannot raise the fd limit"
 holder=$!
 for ((i = 0; i < 300; i++)); do
 	[[ -e $ST_TMP/held ]] && break
-	sleep 0.1
+	vm_nap 0.1
 done
 [[ -e $ST_TMP/held ]] || st_fail "the holder did not open its sockets"
 ( while :; do "$SMCTEST" hold --family smc --conns 200 --hold 200ms >/dev/null; done ) &

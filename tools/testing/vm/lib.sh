@@ -12,9 +12,14 @@
 #                           it depends on) unless smcr is already loaded, with
 #                           $SMCR_MOD_PARAMS (name=value ...) and PARAMS
 #   smcr_unload             rmmod smcr if it is loaded
+#   vm_nap SECONDS          sleep without fork + exec, for polling loops
 #
 # Everything goes through files in $SMCR_SHARED, which both VMs see (9p);
 # polling every 50 ms. With SMCR_VMS=1 vm_sync returns at once.
+#
+# On the debug kernel under TCG one fork + exec costs ~0.1 s (KASAN and
+# lockdep on every page of it): these helpers run in every test's polling
+# loops, so they use bash builtins where a command would do the same.
 
 : "${SMCR_SHARED:?not in a smcr test VM (SMCR_SHARED unset)}"
 : "${SMCR_ROLE:?SMCR_ROLE unset}"
@@ -27,16 +32,41 @@ _vm_name() {
 	printf '%s' "${n:-_}"
 }
 
+# vm_nap SECONDS: read -t on a FIFO this shell holds open at both ends and
+# never writes to (made at the first call; sleep(1) if that fails).
+vm_nap() {
+	local f
+	if [[ -z ${_vm_nap_fd-} ]]; then
+		f=${TMPDIR:-/tmp}/vm_nap.$BASHPID.$RANDOM
+		if mkfifo "$f" 2>/dev/null; then
+			exec {_vm_nap_fd}<>"$f"
+			rm -f "$f"
+		else
+			_vm_nap_fd=none
+		fi
+	fi
+	if [[ $_vm_nap_fd == none ]]; then
+		sleep "$1"
+	else
+		read -rt "$1" -u "$_vm_nap_fd" _
+	fi
+	return 0
+}
+
+_vm_mkdir() {
+	[[ -d $1 ]] || mkdir -p "$1"
+}
+
 # Wait until file $1 exists; $2 = timeout in seconds, $3 = what (for errors).
 _vm_wait_file() {
-	local f=$1 timeout=$2 what=$3 i=0 max
-	max=$((timeout * 20))
+	local f=$1 timeout=$2 what=$3 end
+	end=$((SECONDS + timeout))
 	while [[ ! -e $f ]]; do
-		if ((i++ >= max)); then
+		if ((SECONDS >= end)); then
 			echo "lib.sh: timeout after ${timeout}s waiting for $what (role $SMCR_ROLE)" >&2
 			return 1
 		fi
-		sleep 0.05
+		vm_nap 0.05
 	done
 }
 
@@ -46,10 +76,13 @@ vm_sync() {
 	[[ $SMCR_VMS == 1 ]] && return 0
 	name=$(_vm_name "$1")
 	dir=$SMCR_SHARED/sync
-	mkdir -p "$dir" /tmp/smcr-sync
+	_vm_mkdir "$dir"
+	_vm_mkdir /tmp/smcr-sync
 	# Generation counter (VM-local) so that reusing a name gives a new barrier.
 	cnt=/tmp/smcr-sync/$name
-	gen=$(($(cat "$cnt" 2>/dev/null || echo 0) + 1))
+	gen=0
+	[[ -e $cnt ]] && read -r gen <"$cnt"
+	gen=$((gen + 1))
 	echo "$gen" >"$cnt"
 	: >"$dir/$name.$gen.$SMCR_ROLE"
 	_vm_wait_file "$dir/$name.$gen.$SMCR_PEER_ROLE" "${2:-120}" "vm_sync $1 (peer $SMCR_PEER_ROLE)"
@@ -60,21 +93,21 @@ vm_put() {
 	[[ $# -eq 2 ]] || { echo "usage: vm_put KEY VALUE" >&2; return 2; }
 	key=$(_vm_name "$1")
 	dir=$SMCR_SHARED/kv
-	mkdir -p "$dir"
+	_vm_mkdir "$dir"
 	# Write + rename so that the reader never sees a partial value.
 	printf '%s' "$2" >"$dir/.$SMCR_ROLE.$key.tmp"
 	mv -f "$dir/.$SMCR_ROLE.$key.tmp" "$dir/$SMCR_ROLE.$key"
 }
 
 vm_get() {
-	local key from=$SMCR_PEER_ROLE f
+	local key from=$SMCR_PEER_ROLE f lines
 	[[ $# -ge 1 ]] || { echo "usage: vm_get KEY [TIMEOUT]" >&2; return 2; }
 	key=$(_vm_name "$1")
 	[[ $SMCR_VMS == 1 ]] && from=$SMCR_ROLE
 	f=$SMCR_SHARED/kv/$from.$key
 	_vm_wait_file "$f" "${2:-120}" "vm_get $1 from $from" || return 1
-	cat "$f"
-	echo
+	mapfile -t lines <"$f"
+	printf '%s\n' "${lines[@]}"
 }
 
 smcr_loaded() {
