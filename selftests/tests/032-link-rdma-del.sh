@@ -24,7 +24,7 @@ restore_rxe0() {
 st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not expire"
 # the first link group must not end by its linger, only by the removal; the
 # second one lingers as usual, so that the next test does not wait a minute
-LINGER=$(cat /sys/module/smcr/parameters/lgr_linger_ms)
+LINGER=$(</sys/module/smcr/parameters/lgr_linger_ms)
 st_param lgr_linger_ms 60000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
 case $SMCR_ROLE in

@@ -12,7 +12,7 @@
 # table is unchanged, but may show it; a new network namespace has its own
 # empty table; root in a new user+network namespace may change that
 # namespace's table (CAP_NET_ADMIN in the owning user namespace); dumps
-# taken while another process keeps adding and removing UEIDs (40, 20 on
+# taken while another process keeps adding and removing UEIDs (40, 10 on
 # the debug kernel, at least 5 within 20 s) each return a valid table (at
 # most 4 distinct, well-formed entries).
 source "$ST_DIR/lib.sh"
@@ -98,7 +98,7 @@ echo "+ dumps under churn"
 	done
 ) &
 churn=$!
-bad=0 dumps=$(st_size 40 20) end=$((SECONDS + 20))
+bad=0 dumps=$(st_size 40 10) end=$((SECONDS + 20))
 for ((i = 0; i < dumps && SECONDS < end; i++)); do
 	js=$("$S" --json ueid) || { echo "dump $i failed"; bad=1; break; }
 	jq -e 'type == "array" and length <= 4 and (unique | length) == length and

@@ -26,8 +26,8 @@ KNOBS=(clc_timeout_ms hs_limit llc_timeout_ms keepalive_ms lgr_linger_ms close_t
 
 for k in "${KNOBS[@]}"; do
 	[[ -e /proc/sys/net/smc/$k ]] || st_fail "no net.smc.$k"
-	s=$(cat "/proc/sys/net/smc/$k")
-	m=$(cat "/sys/module/smcr/parameters/$k")
+	s=$(<"/proc/sys/net/smc/$k")
+	m=$(<"/sys/module/smcr/parameters/$k")
 	[[ $s == "$m" ]] || st_fail "net.smc.$k is $s, the module parameter $m"
 	st_param "$k" "$m" >/dev/null || exit 1	# restored at exit
 done
@@ -36,10 +36,10 @@ echo "ok: ${KNOBS[*]} read the module parameters"
 # refused KNOB VALUE: the write fails with EINVAL, the value stays
 refused() {
 	local old err
-	old=$(cat "/proc/sys/net/smc/$1")
+	old=$(<"/proc/sys/net/smc/$1")
 	err=$( (echo "$2" >"/proc/sys/net/smc/$1") 2>&1) && st_fail "net.smc.$1=$2 accepted"
 	[[ $err == *"Invalid argument"* ]] || st_fail "net.smc.$1=$2: '$err', expected EINVAL"
-	[[ $(cat "/proc/sys/net/smc/$1") == "$old" ]] || st_fail "net.smc.$1 changed by a refused write"
+	[[ $(<"/proc/sys/net/smc/$1") == "$old" ]] || st_fail "net.smc.$1 changed by a refused write"
 }
 refused clc_timeout_ms 99
 refused clc_timeout_ms 60001
@@ -68,16 +68,16 @@ while IFS=: read -r k desc; do
 	min=${BASH_REMATCH[1]} max=${BASH_REMATCH[2]}
 	f=/sys/module/smcr/parameters/$k
 	[[ " ${KNOBS[*]} " == *" $k "* ]] || st_fail "module parameter $k has a range but no net.smc.$k"
-	old=$(cat "$f")
+	old=$(<"$f")
 	st_param "$k" "$old" >/dev/null || exit 1	# restored at exit
 	for bad in $((max + 1)) $( ((min > 0)) && echo $((min - 1))); do
 		err=$( (echo "$bad" >"$f") 2>&1) && st_fail "smcr.$k=$bad accepted (range $min-$max)"
 		[[ $err == *"Invalid argument"* ]] || st_fail "smcr.$k=$bad: '$err', expected EINVAL"
-		[[ $(cat "$f") == "$old" ]] || st_fail "smcr.$k changed by a refused write"
+		[[ $(<"$f") == "$old" ]] || st_fail "smcr.$k changed by a refused write"
 	done
 	for good in "$min" "$max"; do
 		echo "$good" >"$f" || st_fail "smcr.$k=$good refused (range $min-$max)"
-		[[ $(cat "/proc/sys/net/smc/$k") == "$good" ]] || st_fail "net.smc.$k does not show smcr.$k=$good"
+		[[ $(<"/proc/sys/net/smc/$k") == "$good" ]] || st_fail "net.smc.$k does not show smcr.$k=$good"
 	done
 	echo "$old" >"$f"
 	n=$((n + 1))
@@ -86,11 +86,11 @@ done <<<"$(modinfo -F parm "$SMCR_MODDIR/smcr.ko")"		# no /dev/fd in the VMs
 echo "ok: the $n module parameters refuse what their descriptions' ranges exclude"
 
 sysctl -qw net.smc.keepalive_ms=12345 || st_fail "valid write refused"
-[[ $(cat /sys/module/smcr/parameters/keepalive_ms) == 12345 ]] || st_fail "write did not reach the parameter"
+[[ $(</sys/module/smcr/parameters/keepalive_ms) == 12345 ]] || st_fail "write did not reach the parameter"
 echo "ok: a valid write changes the module parameter"
 
 "${NOBODY[@]}" sh -c 'echo 7 >/proc/sys/net/smc/hs_limit' 2>/dev/null && st_fail "uid 65534 wrote net.smc.hs_limit"
-[[ $(cat /proc/sys/net/smc/hs_limit) != 7 ]] || st_fail "hs_limit changed by uid 65534"
+[[ $(</proc/sys/net/smc/hs_limit) != 7 ]] || st_fail "hs_limit changed by uid 65534"
 echo "ok: unprivileged writes refused"
 
 [[ ${SMCR_RXE:-0} == 1 ]] && st_smcr_data || exit 0
