@@ -167,8 +167,8 @@ void smc_hs_finish(struct smc_sock *smc)
 			   smc->fallback_rsn, smc->peer_diagnosis);
 	/* release: a reader that sees DONE sees the connection set up */
 	smp_store_release(&smc->hs, SMC_HS_DONE);
-	if (!smc->use_fallback && smc->conn.lgr && sock_flag(sk, SOCK_KEEPOPEN))
-		smc_keepalive_set(smc, true);
+	if (!smc->use_fallback && smc->conn.lgr)
+		smc_keepalive_start(smc);
 	sk->sk_state_change(sk);
 }
 

@@ -425,6 +425,8 @@ struct smc_link_group {
  * @upd_work: sends our consumer cursor when the CDC receive path moved
  *	it (skipping an urgent byte) or the peer asked for it
  * @ka_work: SO_KEEPALIVE check of the connection's link (keepalive.c)
+ * @ka_idle: the application's TCP_KEEPIDLE in seconds, the interval of
+ *	that check; the clcsock's own may be larger (socket lock)
  * @tx_work: sends the bytes held back by autocorking once a CDC message
  *	of the connection completed; holds a socket reference while queued
  * @close_work: the close timer: runs close_timeout_ms after the
@@ -476,6 +478,7 @@ struct smc_conn {
 	struct work_struct	upd_work;
 	struct work_struct	tx_work;
 	struct delayed_work	ka_work;
+	u32			ka_idle;
 	struct delayed_work	close_work;
 };
 
@@ -489,6 +492,7 @@ extern unsigned int smc_llc_timeout_ms;
 extern unsigned int smc_lgr_linger_ms;
 extern unsigned int smc_close_timeout_ms;
 extern unsigned int smc_keepalive_ms;
+extern unsigned int smc_tcp_keepidle_min_s;
 extern unsigned int smc_rmem;
 extern unsigned int smc_wmem;
 extern unsigned int smc_max_links_per_netns;
@@ -606,7 +610,9 @@ void smc_llc_purge(struct smc_link_group *lgr);
 
 /* keepalive.c */
 void smc_keepalive_init(struct smc_conn *conn);
+void smc_keepalive_start(struct smc_sock *smc);
 void smc_keepalive_set(struct smc_sock *smc, bool on);
+bool smc_keepalive_idle_get(struct smc_sock *smc, int *val);
 void smc_keepalive_stop(struct smc_sock *smc);
 void smc_keepalive_retime(struct smc_sock *smc);
 

@@ -443,9 +443,22 @@ int smc_getsockopt(struct socket *sock, int level, int optname,
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
 	struct socket *clcsock = smc->clcsock;
+	int val, len;
 
 	if (smc_sockopt_kind(level, optname, false) == SMC_SOCKOPT_REFUSED)
 		return -EOPNOTSUPP;
+	/* the application's value, not the clcsock's raised one */
+	if (level == SOL_TCP && optname == TCP_KEEPIDLE &&
+	    smc_keepalive_idle_get(smc, &val)) {
+		if (get_user(len, optlen))
+			return -EFAULT;
+		if (len < 0)
+			return -EINVAL;
+		len = min_t(int, len, sizeof(val));
+		if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+			return -EFAULT;
+		return 0;
+	}
 	return clcsock->ops->getsockopt(clcsock, level, optname, optval,
 					optlen);
 }

@@ -2,16 +2,22 @@
 /*
  * smcr: SO_KEEPALIVE on SMC-R connections (RFC 7609 4.5.3).
  *
- * An SMC-R connection's TCP connection stays idle, so TCP keepalive would
- * only probe a path the data does not take. With SO_KEEPALIVE set, smcr
- * instead turns TCP's keepalive off on the clcsock (no TCP traffic) and
- * looks at the connection's link every TCP_KEEPIDLE (TCP's value, set on
- * the clcsock as usual): if nothing arrived on the link for that long,
- * it asks the link for a TEST LINK now. A link that does not answer within
+ * Both layers probe (4.5.3). The SMC-R layer: with SO_KEEPALIVE set,
+ * smcr looks at the connection's link every TCP_KEEPIDLE (the
+ * application's value): if nothing arrived on the link for that long, it
+ * asks the link for a TEST LINK now. A link that does not answer within
  * llc_timeout_ms goes down and takes its connections with it (ECONNRESET),
  * since there is no second link to fail over to. A busy link proves every
  * connection on it alive and needs no probe. (The link also probes itself
  * after keepalive_ms of silence, whatever the sockets ask.)
+ *
+ * The TCP layer: the connection's TCP connection stays idle, and stateful
+ * middleboxes on its path (load balancers) may forget it, so TCP keepalive
+ * runs on the clcsock as the application configured it - but never more
+ * often than every tcp_keepidle_min_s, the lower limit 4.5.3 recommends
+ * against keepalive traffic for many idle connections. The clcsock holds
+ * the raised value; conn->ka_idle keeps the application's, which the
+ * SMC-R check uses and getsockopt(TCP_KEEPIDLE) returns.
  *
  * The timer is a delayed work holding a socket reference while queued; it
  * looks at the connection under the socket lock and stops once the
@@ -24,10 +30,10 @@
 #include "core.h"
 #include "smcr.h"
 
-/* The connection's keepalive idle time, from its clcsock (TCP_KEEPIDLE) */
+/* The connection's keepalive idle time: the application's TCP_KEEPIDLE */
 static unsigned long smc_keepalive_idle(struct smc_sock *smc)
 {
-	return keepalive_time_when(tcp_sk(smc->clcsock->sk));
+	return (unsigned long)smc->conn.ka_idle * HZ;
 }
 
 /* Queue the check after @delay; takes a socket reference if not queued */
@@ -39,16 +45,31 @@ static void smc_keepalive_queue(struct smc_sock *smc, unsigned long delay)
 	sock_put(&smc->sk);	/* was queued: it has one already */
 }
 
-/* TCP's keepalive off on the clcsock: the data does not take its path */
-static void smc_keepalive_tcp_off(struct smc_sock *smc)
+/*
+ * Take the application's TCP_KEEPIDLE from the clcsock, where setsockopt
+ * put it, and raise the clcsock's own to tcp_keepidle_min_s.
+ */
+static void smc_keepalive_take_idle(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	unsigned int min = READ_ONCE(smc_tcp_keepidle_min_s);
+
+	lock_sock(clcsk);
+	smc->conn.ka_idle = keepalive_time_when(tcp_sk(clcsk)) / HZ;
+	release_sock(clcsk);
+	tcp_sock_set_keepidle(clcsk, max(smc->conn.ka_idle, min));
+}
+
+/* TCP keepalive on the clcsock as SO_KEEPALIVE says (TCP resets its timer) */
+static void smc_keepalive_tcp(struct smc_sock *smc, bool on)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 
 	lock_sock(clcsk);
-	if (sock_flag(clcsk, SOCK_KEEPOPEN)) {
-		sock_reset_flag(clcsk, SOCK_KEEPOPEN);
+	if (sock_flag(clcsk, SOCK_KEEPOPEN) != on) {
+		sock_valbool_flag(clcsk, SOCK_KEEPOPEN, on);
 		if (clcsk->sk_prot->keepalive)
-			clcsk->sk_prot->keepalive(clcsk, 0);
+			clcsk->sk_prot->keepalive(clcsk, on);
 	}
 	release_sock(clcsk);
 }
@@ -64,8 +85,6 @@ static void smc_keepalive_work(struct work_struct *work)
 	lock_sock(sk);
 	if (conn->lgr && !READ_ONCE(conn->lgr_gone) && !conn->released &&
 	    sock_flag(sk, SOCK_KEEPOPEN)) {
-		/* again: on 6.1 smc_sockopt_sync() may race the start */
-		smc_keepalive_tcp_off(smc);
 		idle = smc_keepalive_idle(smc);
 		quiet = jiffies - READ_ONCE(conn->lnk->last_rx);
 		if (quiet >= idle) {
@@ -88,16 +107,28 @@ void smc_keepalive_init(struct smc_conn *conn)
 }
 
 /**
+ * smc_keepalive_start() - an SMC-R connection was set up
+ * @smc: the socket, its handshake just done; socket lock held (or a child
+ *	nobody sees yet)
+ *
+ * Takes the application's TCP_KEEPIDLE and starts keepalive if
+ * SO_KEEPALIVE is set.
+ */
+void smc_keepalive_start(struct smc_sock *smc)
+{
+	smc_keepalive_take_idle(smc);
+	smc_keepalive_set(smc, sock_flag(&smc->sk, SOCK_KEEPOPEN));
+}
+
+/**
  * smc_keepalive_set() - SO_KEEPALIVE on an SMC-R connection
  * @smc: a socket whose handshake chose SMC-R; socket lock held (or a
  *	child nobody sees yet)
  * @on: the new value of SO_KEEPALIVE
- *
- * Call when the connection starts and whenever SO_KEEPALIVE is set.
  */
 void smc_keepalive_set(struct smc_sock *smc, bool on)
 {
-	smc_keepalive_tcp_off(smc);
+	smc_keepalive_tcp(smc, on);
 	if (on)
 		smc_keepalive_queue(smc, smc_keepalive_idle(smc));
 	else if (cancel_delayed_work(&smc->conn.ka_work))
@@ -108,16 +139,41 @@ void smc_keepalive_set(struct smc_sock *smc, bool on)
  * smc_keepalive_retime() - TCP_KEEPIDLE was set on the socket
  * @smc: the socket
  *
- * The next check of an SMC-R connection with SO_KEEPALIVE comes after the
- * new idle time.
+ * On an SMC-R connection the new value is the application's (the
+ * clcsock's own stays at least tcp_keepidle_min_s), and with SO_KEEPALIVE
+ * the next check comes after it.
  */
 void smc_keepalive_retime(struct smc_sock *smc)
 {
 	lock_sock(&smc->sk);
 	if (READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback &&
-	    smc->conn.lgr && sock_flag(&smc->sk, SOCK_KEEPOPEN))
-		smc_keepalive_queue(smc, smc_keepalive_idle(smc));
+	    smc->conn.lgr) {
+		smc_keepalive_take_idle(smc);
+		if (sock_flag(&smc->sk, SOCK_KEEPOPEN))
+			smc_keepalive_queue(smc, smc_keepalive_idle(smc));
+	}
 	release_sock(&smc->sk);
+}
+
+/**
+ * smc_keepalive_idle_get() - TCP_KEEPIDLE as the application set it
+ * @smc: the socket
+ * @val: the value in seconds, if the function returns true
+ *
+ * Return: true for an SMC-R connection (whose clcsock may hold a larger
+ * value), false if the clcsock's value is the application's.
+ */
+bool smc_keepalive_idle_get(struct smc_sock *smc, int *val)
+{
+	bool smcr;
+
+	lock_sock(&smc->sk);
+	smcr = READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback &&
+	       smc->conn.lgr;
+	if (smcr)
+		*val = smc->conn.ka_idle;
+	release_sock(&smc->sk);
+	return smcr;
 }
 
 /**

@@ -21,6 +21,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sysctl.h>
 #include <net/net_namespace.h>
+#include <net/tcp.h>
 #include <smcr/clc.h>
 
 #include "core.h"
@@ -30,6 +31,8 @@ unsigned int smc_clc_timeout_ms = 6000;
 unsigned int smc_hs_limit = 64;
 unsigned int smc_llc_timeout_ms = 5000;
 unsigned int smc_keepalive_ms = 30000;
+/* TCP keepalive of SMC-R connections, for middleboxes only (4.5.3) */
+unsigned int smc_tcp_keepidle_min_s = 60;
 unsigned int smc_lgr_linger_ms = 600000;
 unsigned int smc_close_timeout_ms = 60000;
 /*
@@ -71,6 +74,7 @@ enum {
 	SMC_TUNABLE_RMEM,
 	SMC_TUNABLE_WMEM,
 	SMC_TUNABLE_MAX_LINKS_PER_NETNS,
+	SMC_TUNABLE_TCP_KEEPIDLE_MIN,
 	SMC_TUNABLES_NR
 };
 
@@ -93,6 +97,9 @@ static struct smc_tunable smc_tunables[SMC_TUNABLES_NR] = {
 		"wmem", &smc_wmem, SMC_CLC_RMBE_MIN_SIZE, SMC_BUF_MAX_ELEM },
 	[SMC_TUNABLE_MAX_LINKS_PER_NETNS] = {
 		"max_links_per_netns", &smc_max_links_per_netns, 1, 65535 },
+	[SMC_TUNABLE_TCP_KEEPIDLE_MIN] = {
+		"tcp_keepidle_min_s", &smc_tcp_keepidle_min_s, 1,
+		MAX_TCP_KEEPIDLE },
 };
 
 static int smc_tunable_set(const char *val, const struct kernel_param *kp)
@@ -152,6 +159,10 @@ module_param_cb(max_links_per_netns, &smc_tunable_ops,
 		&smc_tunables[SMC_TUNABLE_MAX_LINKS_PER_NETNS], 0644);
 MODULE_PARM_DESC(max_links_per_netns,
 		 "Links the link groups of one network namespace may hold, on all RoCE devices; beyond it new link groups are declined (1-65535, default 64)");
+module_param_cb(tcp_keepidle_min_s, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_TCP_KEEPIDLE_MIN], 0644);
+MODULE_PARM_DESC(tcp_keepidle_min_s,
+		 "Least TCP_KEEPIDLE of the TCP connection under an SMC-R connection with SO_KEEPALIVE; the application's smaller value still paces the TEST LINK probes, in s (1-32767, default 60)");
 
 /* before 6.6 an empty entry ends a sysctl table */
 #ifdef register_net_sysctl

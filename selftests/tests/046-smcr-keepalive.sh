@@ -1,17 +1,20 @@
 #!/bin/bash
-# DESC: SO_KEEPALIVE on SMC-R probes the link with TEST LINK, not TCP: no TCP keepalive timer; an unanswered probe resets the idle connection
+# DESC: SO_KEEPALIVE on SMC-R: TEST LINK at the application's TCP_KEEPIDLE, TCP keepalive no more often than tcp_keepidle_min_s; an unanswered probe resets the idle connection
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 180
 #
 # Asserts, with the links' own keepalive out of the way (keepalive_ms
-# 600000 on both VMs) and llc_timeout_ms=2000 on a (RFC 7609 4.5.3):
+# 600000 on both VMs), llc_timeout_ms=2000 and tcp_keepidle_min_s=30 on a
+# (RFC 7609 4.5.3):
 #   - control: a plain TCP connection with SO_KEEPALIVE (TCP_KEEPIDLE 2 s)
 #     shows TCP's keepalive timer in `ss -o`;
 #   - phase 1: an SMC-R connection with SO_KEEPALIVE (TCP_KEEPIDLE 2 s),
-#     idle for 6 s while b answers TEST LINK: its clcsock is listed by ss
-#     without a keepalive timer (no TCP probes), the link stays ACTIVE and
-#     the data then arrives byte-exact;
+#     idle for 6 s while b answers TEST LINK: getsockopt(TCP_KEEPIDLE)
+#     reads 2; its clcsock is listed by ss with TCP's keepalive timer (TCP
+#     keepalive flows for middleboxes) due in more than 10 s (raised to
+#     tcp_keepidle_min_s, not the application's 2 s); the link stays
+#     ACTIVE and the data then arrives byte-exact;
 #   - phase 2: b ignores TEST LINK; an SMC-R connection with SO_KEEPALIVE
 #     idle for 15 s: a logs "no reply to TEST LINK" (the probe came from
 #     SO_KEEPALIVE: the link's own would come after 10 minutes), its link
@@ -28,13 +31,20 @@ st_param lgr_linger_ms 30000 || exit 1
 st_param keepalive_ms 600000 || exit 1
 if [[ $SMCR_ROLE == a ]]; then
 	st_param llc_timeout_ms 2000 || exit 1
+	st_param tcp_keepidle_min_s 30 || exit 1
 fi
 vm_sync "$ST_KEY-params" || exit 1
 
 # conns PORT / ka_timers PORT: this VM's established TCP connections to
-# PORT (kernel sockets included), and how many have a keepalive timer
+# PORT (kernel sockets included), and how many have a keepalive timer;
+# ka_due PORT: whole seconds until the first one's keepalive timer fires
 conns() { ss -tnoH state established "( dport = :$1 )" | wc -l; }
 ka_timers() { ss -tnoH state established "( dport = :$1 )" | grep -c "timer:(keepalive"; }
+ka_due() {
+	ss -tnoH state established "( dport = :$1 )" |
+		sed -n 's/.*timer:(keepalive,\([0-9]*min\)\{0,1\}\([0-9]*\).*/\1:\2/p' | head -n1 |
+		{ IFS=: read -r m s; m=${m%min}; echo $((${m:-0} * 60 + ${s:-0})); }
+}
 lost() { dmesg | grep -c "no reply to TEST LINK, link down"; }
 
 case $SMCR_ROLE in
@@ -65,16 +75,20 @@ a) st_await tcp || exit 1
 
    st_await c1 || exit 1
    "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode sink --bytes 4K \
-	--keepalive 2 --hold 6s --expect-mode smcr --timeout 30s &
+	--keepalive 2 --hold 6s --expect-mode smcr --timeout 30s >"$ST_TMP/c1.out" 2>&1 &
    pid=$!
    sleep 3
    c=$(conns $((P + 1)))
    n=$(ka_timers $((P + 1)))
+   due=$(ka_due $((P + 1)))
    links=$(st_links)
-   echo "SMC-R with SO_KEEPALIVE: clcsock listed $c time(s), $n TCP keepalive timer(s); links: $links"
-   wait "$pid" || st_fail "phase 1: the SMC-R connection failed"
+   echo "SMC-R with SO_KEEPALIVE: clcsock listed $c time(s), $n TCP keepalive timer(s) due in ${due}s; links: $links"
+   wait "$pid" || { cat "$ST_TMP/c1.out"; st_fail "phase 1: the SMC-R connection failed"; }
+   cat "$ST_TMP/c1.out"
+   grep -q "TCP_KEEPIDLE reads 2$" "$ST_TMP/c1.out" || st_fail "getsockopt(TCP_KEEPIDLE) is not the application's 2"
    ((c == 1)) || st_fail "ss does not list the clcsock"
-   ((n == 0)) || st_fail "TCP keepalive timer armed on an SMC-R connection's clcsock"
+   ((n == 1)) || st_fail "no TCP keepalive timer on the clcsock of an SMC-R connection with SO_KEEPALIVE"
+   ((due > 10)) || st_fail "the clcsock's keepalive is due in ${due}s: not raised to tcp_keepidle_min_s"
    [[ $links =~ ^[0-9]+\ client\ 1\ ACTIVE$ ]] || st_fail "answered keepalive lost the link"
    vm_put "$ST_KEY-phase1" 1
 

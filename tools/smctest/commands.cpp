@@ -143,7 +143,8 @@ void client_conn(const Config &c, unsigned idx)
 		say(label + ": connected " + local_name(fd.get()) + " -> " + peer_name(fd.get()));
 	check_expect(c, fd.get(), label);
 	if (c.keepalive_s)
-		set_keepalive(fd.get(), c.keepalive_s);
+		say(label + ": SO_KEEPALIVE, TCP_KEEPIDLE reads " +
+		    std::to_string(set_keepalive(fd.get(), c.keepalive_s)));
 	if (c.hold_ms)
 		hold(c.hold_ms, c.hold_file);
 	TransferSpec s;

@@ -110,12 +110,18 @@ void set_int_opt(int fd, int level, int name, int value, const char *what)
 
 } // namespace
 
-void set_keepalive(int fd, unsigned idle_s)
+int set_keepalive(int fd, unsigned idle_s)
 {
+	int idle = 0;
+	socklen_t len = sizeof(idle);
+
 	set_int_opt(fd, SOL_SOCKET, SO_KEEPALIVE, 1, "SO_KEEPALIVE");
 	set_int_opt(fd, IPPROTO_TCP, TCP_KEEPIDLE, static_cast<int>(idle_s), "TCP_KEEPIDLE");
 	set_int_opt(fd, IPPROTO_TCP, TCP_KEEPINTVL, 1, "TCP_KEEPINTVL");
 	set_int_opt(fd, IPPROTO_TCP, TCP_KEEPCNT, 2, "TCP_KEEPCNT");
+	if (getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, &len) < 0)
+		throw_errno("getsockopt(TCP_KEEPIDLE)", errno);
+	return idle;
 }
 
 bool is_nonblock(int fd)

@@ -41,8 +41,9 @@ int raw_socket(Family fam, bool ipv6, int extra_flags = 0);
 smcr::UniqueFd make_socket(Family fam, bool ipv6, int extra_flags = 0);
 
 void set_nonblock(int fd, bool on);
-// SO_KEEPALIVE with TCP_KEEPIDLE idle_s, TCP_KEEPINTVL 1, TCP_KEEPCNT 2.
-void set_keepalive(int fd, unsigned idle_s);
+// SO_KEEPALIVE with TCP_KEEPIDLE idle_s (TCP_KEEPINTVL 1, TCP_KEEPCNT 2);
+// returns TCP_KEEPIDLE as getsockopt reads it back.
+int set_keepalive(int fd, unsigned idle_s);
 bool is_nonblock(int fd);
 bool is_cloexec(int fd);
 
