@@ -109,9 +109,10 @@ module-debug:
 	@kdir=$$($(DEBUG_KERNEL) --print-kdir) && \
 		$(MAKE) --no-print-directory module KDIR=$$kdir
 
+# Under make -jN the build shares make's job slots (+), else -j$(nproc).
 tools:
 	cmake -S tools -B $(BUILD)/tools -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	cmake --build $(BUILD)/tools -j$$(nproc)
+	+cmake --build $(BUILD)/tools $(if $(filter --jobserver-auth=%,$(MAKEFLAGS)),,-j$$(nproc))
 
 deps:
 	@scripts/install-deps.sh
@@ -127,7 +128,7 @@ check:
 	@$(DEBUG_KERNEL) --start
 	@$(PHASE) "setup: the other apt packages" scripts/install-deps.sh
 	@$(PHASE) "setup: debug kernel (rest of the build, or cached)" $(DEBUG_KERNEL)
-	$(PHASE) "setup: smcr.ko for 3 kernels, tools" $(MAKE) modules-all tools
+	$(PHASE) "setup: smcr.ko for 3 kernels, tools" $(MAKE) -j$$(nproc) modules-all tools
 	SMCR_PHASES=$(PHASES) tools/testing/check.sh
 	$(if $(SOAK),tools/testing/check.sh --soak)
 
