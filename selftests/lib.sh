@@ -250,6 +250,37 @@ st_client_kv() {
 	return $rc
 }
 
+# st_py_server PORT: runs the Python program on stdin under smc_run (an
+# unmodified TCP program on AF_SMC) in the background, its pid in
+# ST_PY_PID. The program starts with `c`, the first connection accepted
+# on PORT, and `tmp` ($ST_TMP) defined, and errno, os, socket, struct, sys
+# and time imported. Returns once it listens (1 if it never does).
+st_py_server() {
+	local run=$SMCR_TOOLS/bin/smc_run i
+	[[ -x $run ]] || run=$SMCR_TREE/tools/preload/smc_run
+	rm -f "$ST_TMP/py.ready"
+	{
+		cat <<'EOF'
+import errno, os, socket, struct, sys, time
+port, tmp = int(sys.argv[1]), sys.argv[2]
+ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("0.0.0.0", port))
+ls.listen(1)
+open(tmp + "/py.ready", "w").close()
+c, _ = ls.accept()
+EOF
+		cat
+	} | "$run" /usr/bin/python3 - "$1" "$ST_TMP" &
+	ST_PY_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		[[ -e $ST_TMP/py.ready ]] && return 0
+		vm_nap 0.1
+	done
+	echo "the Python server never listened on port $1"
+	return 1
+}
+
 # st_links: "LGR-ID ROLE LINK-ID STATE" per link of this VM's SMC-R link groups
 # (from `smcr -j link show` and `smcr -j lgr show`), sorted.
 st_links() {

@@ -11,7 +11,8 @@
  * setting sk_err and calling sk_error_report. The replacement moves the
  * error to the AF_SMC socket, where SO_ERROR (always read from the AF_SMC
  * socket by the socket layer) and poll find it; the data-path wrappers in
- * fallback.c return it once, as TCP would.
+ * fallback.c return it once, as TCP would. On an SMC-R connection the
+ * error also aborts the connection (conn.c).
  */
 #include <linux/poll.h>
 #include <linux/tcp.h>
@@ -19,6 +20,7 @@
 #include <net/tcp.h>
 
 #include "compat.h"
+#include "core.h"
 #include "smcr.h"
 
 /* Caller holds rcu_read_lock() or the clcsock's sk_callback_lock. */
@@ -106,6 +108,10 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 		if (err) {
 			WRITE_ONCE(smc->sk.sk_err, err);
 			sk_error_report(&smc->sk);
+			/* acquire: the connection is set up (af_smc.c) */
+			if (smp_load_acquire(&smc->hs) == SMC_HS_DONE &&
+			    !smc->use_fallback)
+				smc_conn_tcp_error(smc);
 		}
 	}
 	rcu_read_unlock();

@@ -24,7 +24,10 @@
  * or A), or the link group is gone (4.4.2: an element is reused only
  * when both sides are done with it). Then
  * smc_conn_end() gives the elements back and drops the connection's
- * references. The link group's end aborts every connection on it.
+ * references. The link group's end aborts every connection on it. The
+ * peer's A is answered at once with ours, and what waited to be read or
+ * sent is purged (4.8.2, passive abort): the peer need not wait for our
+ * application's close() to reuse its RMBE.
  *
  * The close timer keeps a peer that never answers from stranding the
  * RMBE (4.8.1, end; 4.8.2, PeerAbortWait): close_timeout_ms after the
@@ -453,23 +456,70 @@ void smc_cdc_tx_done(struct smc_link *lnk, u32 token)
 }
 
 /* The CDC receive path moved our consumer cursor: tell the peer. */
+/*
+ * What the CDC receive path or the clcsock asked for: our A, or our
+ * consumer cursor. Passive abort (4.8.2, 2A and 2B): the reader already
+ * sees ECONNRESET (smc_cdc_rx()); what waits to be read or sent is purged
+ * and our A goes out at once - not only at close(), so the peer can reuse
+ * its RMBE while our application still holds the socket. Ours waits for
+ * that close(): the socket's state lives in it. A reset of the TCP
+ * connection aborts the same way (4.8.2: "If an SMC-R peer receives a TCP
+ * RST ..."), then waiting for the peer's A (PeerAbortWait). Under the
+ * socket lock, so no reader is between taking bytes and moving the
+ * consumer cursor.
+ */
 static void smc_conn_upd_work(struct work_struct *work)
 {
 	struct smc_conn *conn = container_of(work, struct smc_conn, upd_work);
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
-	bool send;
+	bool live, abort, send;
 
 	lock_sock(&smc->sk);
 	spin_lock_bh(&conn->lock);
-	send = conn->lgr && !conn->lgr_gone && !conn->released &&
-	       (conn->rx_urg.ack || conn->rx_upd_req) &&
+	live = conn->lgr && !conn->lgr_gone && !conn->released;
+	abort = live && ((conn->peer_flags & SMC_CDC_CONN_ABORT) ||
+			 (conn->tcp_reset &&
+			  !(conn->peer_flags & SMC_CDC_CONN_DONE))) &&
+		!(conn->sent_flags & (SMC_CDC_CONN_ABORT | SMC_CDC_CONN_CLOSED));
+	if (abort) {
+		conn->rx_cons = conn->rx_prod;
+		memset(&conn->rx_urg, 0, sizeof(conn->rx_urg));
+		conn->tx_staged = conn->tx_prod;
+	}
+	send = live && (conn->rx_urg.ack || conn->rx_upd_req) &&
 	       !(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
 				     SMC_CDC_CONN_DONE));
 	spin_unlock_bh(&conn->lock);
-	if (send)
+	if (abort)
+		smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
+	else if (send)
 		smc_cdc_send(smc, 0);
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);		/* the work's reference */
+}
+
+/**
+ * smc_conn_tcp_error() - the clcsock of an SMC-R connection reported an
+ *	error (a reset, a keepalive timeout)
+ * @smc: the socket, its handshake done with SMC-R
+ *
+ * Context: the clcsock's error report (softirq); the AF_SMC socket has
+ * the error already. Queues the abort (smc_conn_upd_work()).
+ */
+void smc_conn_tcp_error(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool queue;
+
+	spin_lock_bh(&conn->lock);
+	queue = conn->lgr && !conn->released && !conn->tcp_reset;
+	conn->tcp_reset = true;
+	spin_unlock_bh(&conn->lock);
+	if (!queue)
+		return;
+	sock_hold(&smc->sk);
+	if (!queue_work(smc_lgr_wq, &conn->upd_work))
+		sock_put(&smc->sk);
 }
 
 /* Read the urgent byte just before the new mark (CDC receive path) */
@@ -588,7 +638,8 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 			   sock_flag(&smc->sk, SOCK_URGINLINE));
 	if (info.prod_flags & SMC_CDC_PROD_CONS_UPD_REQ)
 		conn->rx_upd_req = true;
-	upd = (conn->rx_urg.ack || conn->rx_upd_req) && !conn->released;
+	upd = (conn->rx_urg.ack || conn->rx_upd_req ||
+	       (info.conn_flags & SMC_CDC_CONN_ABORT)) && !conn->released;
 	end = conn->released && (conn->peer_flags & SMC_CDC_CONN_DONE);
 	spin_unlock_bh(&conn->lock);
 	if (info.conn_flags & SMC_CDC_CONN_ABORT)
@@ -657,8 +708,8 @@ void smc_conn_release(struct smc_sock *smc)
 	smc_keepalive_stop(smc);	/* nobody to keep it alive for */
 	/*
 	 * As TCP's RST: SO_LINGER 0, or data the application never read.
-	 * And the peer's A is answered with A (4.8.2, passive abort 2B) -
-	 * here at close(), where 2B asks for it on receipt.
+	 * And the peer's A is answered with A (4.8.2, passive abort 2B),
+	 * which smc_conn_upd_work() has normally sent already.
 	 */
 	if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
 	    smc_rx_inq(smc) ||
@@ -679,8 +730,12 @@ void smc_conn_release(struct smc_sock *smc)
 	 * (smc_conn_lgr_gone()) - not we, while the peer may still write
 	 * into our element.
 	 */
-	if (!READ_ONCE(conn->lgr_gone))
+	if (!READ_ONCE(conn->lgr_gone) &&
+	    !(READ_ONCE(conn->sent_flags) & SMC_CDC_CONN_ABORT))
 		smc_cdc_send(smc, flags);
+	/* an SMC-R abort resets the TCP connection too (4.8.2, 1) */
+	if (READ_ONCE(conn->sent_flags) & SMC_CDC_CONN_ABORT)
+		sock_no_linger(smc->clcsock->sk);
 	/* also after our A: the peer may have written before it saw it */
 	spin_lock_bh(&conn->lock);
 	conn->released = true;

@@ -421,9 +421,12 @@ struct smc_link_group {
  *	peer's consumer cursor reaches @tx_urg_mark (4.7.5 step 3)
  * @tx_urg_mark: our producer cursor just past that byte
  * @released: the application closed the socket (socket lock)
+ * @tcp_reset: the clcsock reported an error (a reset, a keepalive
+ *	timeout): the connection aborts (4.8.2)
  * @end_work: ends the connection once both sides are done with it
  * @upd_work: sends our consumer cursor when the CDC receive path moved
- *	it (skipping an urgent byte) or the peer asked for it
+ *	it (skipping an urgent byte) or the peer asked for it, and our A
+ *	in answer to the peer's; holds a socket reference while queued
  * @ka_work: SO_KEEPALIVE check of the connection's link (keepalive.c)
  * @ka_idle: the application's TCP_KEEPIDLE in seconds, the interval of
  *	that check; the clcsock's own may be larger (socket lock)
@@ -474,6 +477,7 @@ struct smc_conn {
 	bool			tx_urg_hold;
 	struct smc_cursor	tx_urg_mark;
 	bool			released;
+	bool			tcp_reset;
 	struct work_struct	end_work;
 	struct work_struct	upd_work;
 	struct work_struct	tx_work;
@@ -613,6 +617,7 @@ void smc_keepalive_init(struct smc_conn *conn);
 void smc_keepalive_start(struct smc_sock *smc);
 void smc_keepalive_set(struct smc_sock *smc, bool on);
 bool smc_keepalive_idle_get(struct smc_sock *smc, int *val);
+void smc_conn_tcp_error(struct smc_sock *smc);
 void smc_keepalive_stop(struct smc_sock *smc);
 void smc_keepalive_retime(struct smc_sock *smc);
 

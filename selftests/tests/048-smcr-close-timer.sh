@@ -18,23 +18,13 @@ source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 P=$ST_PORT
-RUN=$SMCR_TOOLS/bin/smc_run
-[[ -x $RUN ]] || RUN=$SMCR_TREE/tools/preload/smc_run
 st_param data_path Y || exit 1
 st_param close_timeout_ms 1000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
 
 case $SMCR_ROLE in
-b) rm -f "$ST_TMP/ready" "$ST_TMP/go"
-   "$RUN" /usr/bin/python3 - "$P" "$ST_TMP" <<'EOF' &
-import errno, os, socket, sys, time
-port, tmp = int(sys.argv[1]), sys.argv[2]
-ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-ls.bind(("0.0.0.0", port))
-ls.listen(1)
-open(tmp + "/ready", "w").close()
-c, _ = ls.accept()
+b) rm -f "$ST_TMP/go"
+   st_py_server "$P" <<'EOF' || exit 1
 n = 0
 while True:
     b = c.recv(65536)
@@ -52,8 +42,7 @@ err = c.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
 print(f"server: SO_ERROR {errno.errorcode.get(err, err)}", flush=True)
 sys.exit(0 if err == errno.ECONNRESET else 1)
 EOF
-   pid=$!
-   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; vm_nap 0.1; done
+   pid=$ST_PY_PID
    vm_put "$ST_KEY-srv" ok
    vm_get "$ST_KEY-freed" 60 >/dev/null
    [[ $(st_lgr_conns) == 1 ]] || st_fail "b: the held connection is not in the link group"

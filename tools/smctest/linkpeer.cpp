@@ -19,6 +19,7 @@
 // whose own checksum says whether a lie reached its data.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -373,6 +374,39 @@ void Peer::close_orderly()
 	consume();
 	send_cdc(0, wire::kConnDoneWriting | wire::kConnClosed);
 	say("link-peer: orderly close (C both ways)");
+}
+
+void Peer::reset_tcp()
+{
+	const linger l{1, 0};
+
+	if (setsockopt(fd_.get(), SOL_SOCKET, SO_LINGER, &l, sizeof(l)) < 0)
+		throw_errno("setsockopt(SO_LINGER)", errno);
+	fd_.reset();
+	say("link-peer: TCP connection reset (the QP stays)");
+}
+
+std::string Peer::tcp_end(uint64_t ms)
+{
+	const uint64_t deadline = now_ms() + ms;
+
+	while (now_ms() < deadline) {
+		pollfd pfd{fd_.get(), POLLIN, 0};
+		pump(10);
+		if (poll(&pfd, 1, 0) <= 0)
+			continue;
+		char b;
+		const ssize_t n = recv(fd_.get(), &b, 1, MSG_DONTWAIT);
+		if (n == 0)
+			return "FIN";
+		if (n > 0)
+			return "data";
+		if (errno == ECONNRESET)
+			return "RST";
+		if (errno != EAGAIN && errno != EINTR)
+			throw_errno("recv on the TCP connection", errno);
+	}
+	return "open";
 }
 
 void Peer::expect_link_alive(const std::string &label)

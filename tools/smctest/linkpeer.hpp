@@ -106,6 +106,11 @@ public:
 	// close (our D after the data, C after the server's C).
 	void duplex(uint64_t bytes, bool close = true, uint64_t stop_at = UINT64_MAX);
 	void close_orderly();
+	// Resets our TCP connection (SO_LINGER 0, close); the QP stays.
+	void reset_tcp();
+	// How smcr's side of the TCP connection ends within ms, pumping the
+	// link meanwhile: "RST", "FIN", "data" or "open" (nothing yet).
+	std::string tcp_end(uint64_t ms);
 	// A TEST LINK request of ours is answered: the link is alive.
 	void expect_link_alive(const std::string &label);
 	// smcr ends the link: a DELETE LINK comes, or (its QP gone) our TEST

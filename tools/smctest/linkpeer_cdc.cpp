@@ -280,8 +280,9 @@ const std::vector<Script> &cdc_scripts()
 		{"cdc-abort-repeated",
 		 "a quarter of the duplex exchange, then A in three CDC messages (nothing after)",
 		 "passive abort (4.8.2, 2A/2B): the application's read or write fails with ECONNRESET, smcr answers "
-		 "with A - once - and sends nothing more; the repeated A are dropped; the link lives (TEST LINK "
-		 "answered) for the link group's other connections",
+		 "with A - once - and sends nothing more; the repeated A are dropped; its TCP connection ends with "
+		 "a reset, not a FIN (an SMC-R abort is a TCP abort); the link lives (TEST LINK answered) for the "
+		 "link group's other connections",
 		 [](Peer &p, const Config &c) {
 			 const std::string label = "cdc-abort-repeated";
 			 p.duplex(c.bytes, false, c.bytes / 4);
@@ -292,6 +293,28 @@ const std::vector<Script> &cdc_scripts()
 			 if (!(f & wire::kConnAbort))
 				 throw Failure(label + ": smcr answered our A with C, not A (RFC 7609 4.8.2, 2B)");
 			 expect_silent_after(p, n, label);
+			 const std::string end = p.tcp_end(kWaitMs);
+			 say(label + ": smcr's TCP connection ended: " + end);
+			 if (end != "RST")
+				 throw Failure(label + ": smcr's TCP connection after its A: " + end + ", expected a reset");
+			 p.expect_link_alive(label);
+		 }},
+		{"tcp-reset",
+		 "a quarter of the duplex exchange, then our TCP connection reset (SO_LINGER 0) while the QP and "
+		 "the SMC-R connection stay; no A from us",
+		 "a TCP reset aborts the SMC-R connection (4.8.2): smcr sends A at once - not C once its "
+		 "application gave up, not nothing - and nothing after it; the application fails with "
+		 "ECONNRESET; the link lives",
+		 [](Peer &p, const Config &c) {
+			 const std::string label = "tcp-reset";
+			 p.duplex(c.bytes, false, c.bytes / 4);
+			 p.reset_tcp();
+			 const uint8_t f = await_close(p, label);
+			 const unsigned n = p.cdc_seen();
+			 if (!(f & wire::kConnAbort))
+				 throw Failure(label + ": smcr answered a TCP reset with C, not A");
+			 expect_silent_after(p, n, label);
+			 p.send_cdc(0, wire::kConnAbort);
 			 p.expect_link_alive(label);
 		 }},
 		{"cdc-failover-validation",
