@@ -167,8 +167,13 @@ void smc_hs_finish(struct smc_sock *smc)
 			   smc->fallback_rsn, smc->peer_diagnosis);
 	/* release: a reader that sees DONE sees the connection set up */
 	smp_store_release(&smc->hs, SMC_HS_DONE);
-	if (!smc->use_fallback && smc->conn.lgr)
+	if (!smc->use_fallback && smc->conn.lgr) {
+		/* a TCP reset the error report saw before DONE (clcsock.c) */
+		smp_mb();
+		if (READ_ONCE(smc->clcsock->sk->sk_state) == TCP_CLOSE)
+			smc_conn_tcp_error(smc);
 		smc_keepalive_start(smc);
+	}
 	sk->sk_state_change(sk);
 }
 

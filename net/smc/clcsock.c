@@ -11,8 +11,8 @@
  * setting sk_err and calling sk_error_report. The replacement moves the
  * error to the AF_SMC socket, where SO_ERROR (always read from the AF_SMC
  * socket by the socket layer) and poll find it; the data-path wrappers in
- * fallback.c return it once, as TCP would. On an SMC-R connection the
- * error also aborts the connection (conn.c).
+ * fallback.c return it once, as TCP would. On an SMC-R connection an
+ * error that ended the TCP connection also aborts the SMC-R one (conn.c).
  */
 #include <linux/poll.h>
 #include <linux/tcp.h>
@@ -97,6 +97,7 @@ static void smc_clcsk_state_change(struct sock *clcsk)
 static void smc_clcsk_error_report(struct sock *clcsk)
 {
 	struct smc_sock *smc;
+	bool gone;
 	int err;
 
 	read_lock_bh(&clcsk->sk_callback_lock);
@@ -108,8 +109,16 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 		if (err) {
 			WRITE_ONCE(smc->sk.sk_err, err);
 			sk_error_report(&smc->sk);
-			/* acquire: the connection is set up (af_smc.c) */
-			if (smp_load_acquire(&smc->hs) == SMC_HS_DONE &&
+			/*
+			 * The TCP connection is gone (a reset, a timeout; not
+			 * an ICMP error it survives): so is an SMC-R one.
+			 * smc_hs_finish() checks the other way round.
+			 */
+			gone = READ_ONCE(clcsk->sk_state) == TCP_CLOSE;
+			/* acquire (the xchg() above orders it after TCP's
+			 * state): DONE means the connection is set up
+			 */
+			if (gone && smp_load_acquire(&smc->hs) == SMC_HS_DONE &&
 			    !smc->use_fallback)
 				smc_conn_tcp_error(smc);
 		}
@@ -311,7 +320,7 @@ void smc_sockopt_sync(struct smc_sock *smc)
 	clcsk->sk_reuseport = sk->sk_reuseport;
 	sock_valbool_flag(clcsk, SOCK_LINGER, sock_flag(sk, SOCK_LINGER));
 	sock_valbool_flag(clcsk, SOCK_URGINLINE, sock_flag(sk, SOCK_URGINLINE));
-	/* over SMC-R keepalive probes the link, not TCP (keepalive.c) */
+	/* over SMC-R keepalive.c sets it, with the link's probe */
 	if ((READ_ONCE(smc->hs) != SMC_HS_DONE || smc->use_fallback) &&
 	    sock_flag(sk, SOCK_KEEPOPEN) != sock_flag(clcsk, SOCK_KEEPOPEN))
 		smc_sockopt_set_int(clcsock, SO_KEEPALIVE,

@@ -391,6 +391,12 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	if (unlikely(hold))
 		msleep(min(hold, 2000U));
 	spin_lock_bh(&conn->lock);
+	/* A.4: nothing after our A (callers check; this is the last word) */
+	if (conn->sent_flags & SMC_CDC_CONN_ABORT) {
+		spin_unlock_bh(&conn->lock);
+		smc_wr_tx_put(conn->lnk, buf);
+		return -ECONNRESET;
+	}
 	info.seqno = ++conn->tx_seq;
 	info.token = conn->peer_token;
 	info.prod = conn->tx_prod;
@@ -488,7 +494,8 @@ static void smc_conn_upd_work(struct work_struct *work)
 	}
 	send = live && (conn->rx_urg.ack || conn->rx_upd_req) &&
 	       !(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
-				     SMC_CDC_CONN_DONE));
+				     SMC_CDC_CONN_DONE)) &&
+	       !(conn->sent_flags & SMC_CDC_CONN_ABORT);
 	spin_unlock_bh(&conn->lock);
 	if (abort)
 		smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
@@ -560,7 +567,7 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	struct smc_cdc_info info;
 	struct smc_conn *conn;
 	struct smc_sock *smc;
-	bool end = false, upd;
+	bool end = false, upd, stale, abort;
 	unsigned int delay;
 	int urg, state;
 
@@ -617,9 +624,12 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	 * close() sends D after waiting at most 2 s (or the linger time) for
 	 * a closed window and writes the rest later - those bytes are taken,
 	 * and if the application is gone they make close() abort (unread
-	 * data), so nothing is lost silently.
+	 * data), so nothing is lost silently. Once we sent A, nothing new is
+	 * taken either (4.8.2, 1A: PeerAbortWait ignores incoming data).
 	 */
-	if (!(conn->peer_flags & SMC_CDC_CONN_DONE) &&
+	stale = (conn->peer_flags & SMC_CDC_CONN_DONE) ||
+		(conn->sent_flags & SMC_CDC_CONN_ABORT);
+	if (!stale &&
 	    smc_curs_readable(&conn->rx_ring, info.prod, conn->rx_cons) >= 0 &&
 	    smc_curs_cmp(&conn->rx_ring, info.prod, conn->rx_prod) >= 0)
 		conn->rx_prod = info.prod;
@@ -629,20 +639,27 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 		conn->tx_peer_cons = info.cons;
 	conn->peer_prod_flags = info.prod_flags;
 	conn->peer_blocked = info.prod_flags & SMC_CDC_PROD_WRITE_BLOCKED;
+	abort = info.conn_flags & ~conn->peer_flags & SMC_CDC_CONN_ABORT;
 	conn->peer_flags |= info.conn_flags;
-	urg = smc_urg_rx_flags(&conn->rx_urg, &conn->rx_ring, conn->rx_cons,
-			       conn->rx_prod, info.prod_flags);
-	if (urg & SMC_URG_EV_NEW_MARK)
-		smc_conn_urg_byte(conn);
-	smc_urg_rx_advance(&conn->rx_urg, &conn->rx_ring, &conn->rx_cons,
-			   sock_flag(&smc->sk, SOCK_URGINLINE));
-	if (info.prod_flags & SMC_CDC_PROD_CONS_UPD_REQ)
-		conn->rx_upd_req = true;
-	upd = (conn->rx_urg.ack || conn->rx_upd_req ||
-	       (info.conn_flags & SMC_CDC_CONN_ABORT)) && !conn->released;
+	/* urgent data and update requests mean nothing past the end */
+	urg = 0;
+	if (!stale) {
+		urg = smc_urg_rx_flags(&conn->rx_urg, &conn->rx_ring,
+				       conn->rx_cons, conn->rx_prod,
+				       info.prod_flags);
+		if (urg & SMC_URG_EV_NEW_MARK)
+			smc_conn_urg_byte(conn);
+		smc_urg_rx_advance(&conn->rx_urg, &conn->rx_ring,
+				   &conn->rx_cons,
+				   sock_flag(&smc->sk, SOCK_URGINLINE));
+		if (info.prod_flags & SMC_CDC_PROD_CONS_UPD_REQ)
+			conn->rx_upd_req = true;
+	}
+	upd = (conn->rx_urg.ack || conn->rx_upd_req || abort) &&
+	      !conn->released;
 	end = conn->released && (conn->peer_flags & SMC_CDC_CONN_DONE);
 	spin_unlock_bh(&conn->lock);
-	if (info.conn_flags & SMC_CDC_CONN_ABORT)
+	if (abort)
 		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
 	if (urg & SMC_URG_EV_SIGNAL) {
 		/* sk_socket and its file stay while not orphaned */
@@ -679,7 +696,8 @@ int smc_conn_shutdown(struct smc_sock *smc, int how)
 		sk->sk_shutdown |= RCV_SHUTDOWN;
 	if (how != SHUT_RD && !(sk->sk_shutdown & SEND_SHUTDOWN)) {
 		sk->sk_shutdown |= SEND_SHUTDOWN;
-		if (!smc_conn_peer_done(&smc->conn))
+		if (!smc_conn_peer_done(&smc->conn) &&
+		    !smc_conn_aborted(&smc->conn))
 			rc = smc_tx_push(smc, false) ?:
 			     smc_cdc_send(smc, SMC_CDC_CONN_DONE_WRITING);
 	}

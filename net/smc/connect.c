@@ -110,7 +110,9 @@ static void smc_connect_work(struct work_struct *work)
 		 * up would never be closed otherwise
 		 */
 		if (!rc && !smc->use_fallback && smc->conn.lgr) {
-			sock_no_linger(sk);
+			/* not sock_no_linger(): it takes the lock we hold */
+			sock_set_flag(sk, SOCK_LINGER);
+			WRITE_ONCE(sk->sk_lingertime, 0);
 			smc_conn_release(smc);
 		}
 		goto out;

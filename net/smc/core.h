@@ -28,6 +28,7 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
+#include <smcr/cdc_wire.h>
 #include <smcr/cursor.h>
 #include <smcr/llc.h>
 #include <smcr/qp_attr.h>
@@ -485,6 +486,20 @@ struct smc_conn {
 	u32			ka_idle;
 	struct delayed_work	close_work;
 };
+
+/**
+ * smc_conn_aborted() - the connection is aborted: the peer sent A, we
+ *	sent A, or its link group ended. Reads fail with ECONNRESET, nothing
+ *	is sent and no new data is taken any more (RFC 7609 4.8.2, A.4).
+ * @conn: the connection
+ *
+ * Return: true if aborted.
+ */
+static inline bool smc_conn_aborted(const struct smc_conn *conn)
+{
+	return ((READ_ONCE(conn->peer_flags) | READ_ONCE(conn->sent_flags)) &
+		SMC_CDC_CONN_ABORT) || READ_ONCE(conn->lgr_gone);
+}
 
 static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 {

@@ -406,13 +406,19 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 	default:
 		break;
 	}
-	if (level != SOL_SOCKET) {
+	if (level == SOL_TCP && optname == TCP_KEEPIDLE) {
+		/* the application's value and the clcsock's change together */
+		lock_sock(&smc->sk);
 		rc = clcsock->ops->setsockopt(clcsock, level, optname, optval,
 					      optlen);
-		if (!rc && level == SOL_TCP && optname == TCP_KEEPIDLE)
+		if (!rc)
 			smc_keepalive_retime(smc);
+		release_sock(&smc->sk);
 		return rc;
 	}
+	if (level != SOL_SOCKET)
+		return clcsock->ops->setsockopt(clcsock, level, optname, optval,
+						optlen);
 	if (optlen > PAGE_SIZE)
 		return -EINVAL;
 	val = memdup_sockptr(optval, optlen);

@@ -47,17 +47,21 @@ static void smc_keepalive_queue(struct smc_sock *smc, unsigned long delay)
 
 /*
  * Take the application's TCP_KEEPIDLE from the clcsock, where setsockopt
- * put it, and raise the clcsock's own to tcp_keepidle_min_s.
+ * put it, and raise the clcsock's own to tcp_keepidle_min_s. The AF_SMC
+ * socket's lock keeps setsockopt(TCP_KEEPIDLE) out meanwhile.
  */
 static void smc_keepalive_take_idle(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 	unsigned int min = READ_ONCE(smc_tcp_keepidle_min_s);
+	unsigned int idle;
 
 	lock_sock(clcsk);
-	smc->conn.ka_idle = keepalive_time_when(tcp_sk(clcsk)) / HZ;
+	idle = keepalive_time_when(tcp_sk(clcsk)) / HZ;
 	release_sock(clcsk);
-	tcp_sock_set_keepidle(clcsk, max(smc->conn.ka_idle, min));
+	smc->conn.ka_idle = max(idle, 1U);	/* tcp_keepalive_time may be 0 */
+	if (idle < min)
+		tcp_sock_set_keepidle(clcsk, min);
 }
 
 /* TCP keepalive on the clcsock as SO_KEEPALIVE says (TCP resets its timer) */
@@ -137,7 +141,7 @@ void smc_keepalive_set(struct smc_sock *smc, bool on)
 
 /**
  * smc_keepalive_retime() - TCP_KEEPIDLE was set on the socket
- * @smc: the socket
+ * @smc: the socket, its lock held
  *
  * On an SMC-R connection the new value is the application's (the
  * clcsock's own stays at least tcp_keepidle_min_s), and with SO_KEEPALIVE
@@ -145,14 +149,12 @@ void smc_keepalive_set(struct smc_sock *smc, bool on)
  */
 void smc_keepalive_retime(struct smc_sock *smc)
 {
-	lock_sock(&smc->sk);
 	if (READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback &&
 	    smc->conn.lgr) {
 		smc_keepalive_take_idle(smc);
 		if (sock_flag(&smc->sk, SOCK_KEEPOPEN))
 			smc_keepalive_queue(smc, smc_keepalive_idle(smc));
 	}
-	release_sock(&smc->sk);
 }
 
 /**

@@ -75,8 +75,7 @@ static bool smc_rx_peer_eof(struct smc_conn *conn)
 
 static bool smc_rx_reset(struct smc_conn *conn)
 {
-	return (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_ABORT) ||
-	       READ_ONCE(conn->lgr_gone);
+	return smc_conn_aborted(conn);
 }
 
 static bool smc_rx_oobinline(struct smc_sock *smc)
@@ -187,7 +186,7 @@ static void smc_rx_update_cons(struct smc_sock *smc)
 	       smc_curs_cons_update_needed(&conn->rx_ring, conn->rx_prod,
 					   conn->rx_cons_sent, conn->rx_cons);
 	spin_unlock_bh(&conn->lock);
-	if (send && !smc_rx_peer_eof(conn))
+	if (send && !smc_rx_peer_eof(conn) && !smc_conn_aborted(conn))
 		smc_cdc_send(smc, 0);
 }
 

@@ -144,8 +144,8 @@ static int smc_tx_error(struct smc_sock *smc)
 	if (READ_ONCE(conn->lgr_gone) ||
 	    READ_ONCE(conn->lnk->state) != SMC_LNK_ACTIVE)
 		return -ECONNRESET;
-	/* the peer's A sets sk_err just after its flag */
-	if (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_ABORT)
+	/* the peer's A sets sk_err just after its flag; ours sets none */
+	if (smc_conn_aborted(conn))
 		return -ECONNRESET;
 	if (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_CLOSED)
 		return -EPIPE;
