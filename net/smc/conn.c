@@ -461,7 +461,6 @@ void smc_cdc_tx_done(struct smc_link *lnk, u32 token)
 	sock_put(&smc->sk);
 }
 
-/* The CDC receive path moved our consumer cursor: tell the peer. */
 /*
  * What the CDC receive path or the clcsock asked for: our A, or our
  * consumer cursor. Passive abort (4.8.2, 2A and 2B): the reader already
@@ -726,12 +725,12 @@ void smc_conn_release(struct smc_sock *smc)
 	smc_keepalive_stop(smc);	/* nobody to keep it alive for */
 	/*
 	 * As TCP's RST: SO_LINGER 0, or data the application never read.
-	 * And the peer's A is answered with A (4.8.2, passive abort 2B),
-	 * which smc_conn_upd_work() has normally sent already.
+	 * And an aborted connection stays aborted: the peer's A is answered
+	 * with A (4.8.2, passive abort 2B), which smc_conn_upd_work() has
+	 * normally sent already, as after a TCP reset.
 	 */
 	if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
-	    smc_rx_inq(smc) ||
-	    (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_ABORT))
+	    smc_rx_inq(smc) || smc_conn_aborted(conn))
 		flags = SMC_CDC_CONN_ABORT;
 	else
 		flags = SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED;
@@ -752,7 +751,7 @@ void smc_conn_release(struct smc_sock *smc)
 	    !(READ_ONCE(conn->sent_flags) & SMC_CDC_CONN_ABORT))
 		smc_cdc_send(smc, flags);
 	/* an SMC-R abort resets the TCP connection too (4.8.2, 1) */
-	if (READ_ONCE(conn->sent_flags) & SMC_CDC_CONN_ABORT)
+	if (flags == SMC_CDC_CONN_ABORT)
 		sock_no_linger(smc->clcsock->sk);
 	/* also after our A: the peer may have written before it saw it */
 	spin_lock_bh(&conn->lock);
