@@ -45,12 +45,12 @@ vm_nap() {
 			_vm_nap_fd=none
 		fi
 	fi
+	# read times out with status > 128: not an error (set -e callers)
 	if [[ $_vm_nap_fd == none ]]; then
 		sleep "$1"
 	else
-		read -rt "$1" -u "$_vm_nap_fd" _
+		read -rt "$1" -u "$_vm_nap_fd" _ || :
 	fi
-	return 0
 }
 
 _vm_mkdir() {
@@ -81,7 +81,9 @@ vm_sync() {
 	# Generation counter (VM-local) so that reusing a name gives a new barrier.
 	cnt=/tmp/smcr-sync/$name
 	gen=0
-	[[ -e $cnt ]] && read -r gen <"$cnt"
+	if [[ -e $cnt ]]; then
+		read -r gen <"$cnt" || :
+	fi
 	gen=$((gen + 1))
 	echo "$gen" >"$cnt"
 	: >"$dir/$name.$gen.$SMCR_ROLE"
