@@ -300,14 +300,14 @@ const std::vector<Script> &cdc_scripts()
 			 p.expect_link_alive(label);
 		 }},
 		{"tcp-reset",
-		 "a quarter of the duplex exchange, then our TCP connection reset (SO_LINGER 0) while the QP and "
-		 "the SMC-R connection stay; no A from us",
-		 "a TCP reset aborts the SMC-R connection (4.8.2): smcr sends A at once - not C once its "
-		 "application gave up, not nothing - and nothing after it; the application fails with "
+		 "all our bytes, read by smcr's application (its own wait unconsumed in our RMBE), then our TCP "
+		 "connection reset (SO_LINGER 0) while the QP and the SMC-R connection stay; no A from us",
+		 "a TCP reset aborts the SMC-R connection (4.8.2): smcr sends A - not the C of an application "
+		 "that closes with nothing unread - and nothing after it; the application fails with "
 		 "ECONNRESET; the link lives",
 		 [](Peer &p, const Config &c) {
 			 const std::string label = "tcp-reset";
-			 p.duplex(c.bytes, false, c.bytes / 4);
+			 write_until_read(p, c.bytes, label);
 			 p.reset_tcp();
 			 const uint8_t f = await_close(p, label);
 			 const unsigned n = p.cdc_seen();
