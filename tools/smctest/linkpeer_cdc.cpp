@@ -86,6 +86,16 @@ void expect_silent_after(Peer &p, unsigned seen, const std::string &label)
 			      " CDC message(s) after its own C or A");
 }
 
+// smcr must end the connection with A (not C), then send nothing more.
+void expect_abort(Peer &p, const std::string &label, const std::string &instead)
+{
+	const uint8_t f = await_close(p, label);
+	const unsigned n = p.cdc_seen();
+	if (!(f & wire::kConnAbort))
+		throw Failure(label + ": " + instead);
+	expect_silent_after(p, n, label);
+}
+
 } // namespace
 
 const std::vector<Script> &cdc_scripts()
@@ -288,11 +298,7 @@ const std::vector<Script> &cdc_scripts()
 			 p.duplex(c.bytes, false, c.bytes / 4);
 			 for (int i = 0; i < 3; ++i)
 				 p.send_cdc(0, wire::kConnAbort);
-			 const uint8_t f = await_close(p, label);
-			 const unsigned n = p.cdc_seen();
-			 if (!(f & wire::kConnAbort))
-				 throw Failure(label + ": smcr answered our A with C, not A (RFC 7609 4.8.2, 2B)");
-			 expect_silent_after(p, n, label);
+			 expect_abort(p, label, "smcr answered our A with C, not A (RFC 7609 4.8.2, 2B)");
 			 const std::string end = p.tcp_end(kWaitMs);
 			 say(label + ": smcr's TCP connection ended: " + end);
 			 if (end != "RST")
@@ -309,11 +315,7 @@ const std::vector<Script> &cdc_scripts()
 			 const std::string label = "tcp-reset";
 			 write_until_read(p, c.bytes, label);
 			 p.reset_tcp();
-			 const uint8_t f = await_close(p, label);
-			 const unsigned n = p.cdc_seen();
-			 if (!(f & wire::kConnAbort))
-				 throw Failure(label + ": smcr answered a TCP reset with C, not A");
-			 expect_silent_after(p, n, label);
+			 expect_abort(p, label, "smcr answered a TCP reset with C, not A");
 			 p.send_cdc(0, wire::kConnAbort);
 			 p.expect_link_alive(label);
 		 }},
