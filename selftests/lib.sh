@@ -16,6 +16,9 @@ ST_FAMILY=${ST_FAMILY:-smc}
 ST_KEY=${ST_KEY:-$ST_ID}
 SMCTEST=${SMCTEST:-$SMCR_TOOLS/bin/smctest}
 ST_PIDS=()
+# smc_run as built, else the tree's script
+ST_SMC_RUN=$SMCR_TOOLS/bin/smc_run
+[[ -x $ST_SMC_RUN ]] || ST_SMC_RUN=${SMCR_TREE:-$ST_DIR/..}/tools/preload/smc_run
 
 st_log() { echo "[$SMCR_ROLE] $*"; }
 st_skip() { echo "SKIP: $*"; exit 4; }
@@ -256,8 +259,7 @@ st_client_kv() {
 # on PORT, and `tmp` ($ST_TMP) defined, and errno, os, socket, struct, sys
 # and time imported. Returns once it listens (1 if it never does).
 st_py_server() {
-	local run=$SMCR_TOOLS/bin/smc_run i
-	[[ -x $run ]] || run=$SMCR_TREE/tools/preload/smc_run
+	local i
 	rm -f "$ST_TMP/py.ready"
 	{
 		cat <<'EOF'
@@ -271,7 +273,7 @@ open(tmp + "/py.ready", "w").close()
 c, _ = ls.accept()
 EOF
 		cat
-	} | "$run" /usr/bin/python3 - "$1" "$ST_TMP" &
+	} | "$ST_SMC_RUN" /usr/bin/python3 - "$1" "$ST_TMP" &
 	ST_PY_PID=$!
 	for ((i = 0; i < 100; i++)); do
 		[[ -e $ST_TMP/py.ready ]] && return 0

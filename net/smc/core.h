@@ -577,6 +577,7 @@ void smc_conn_discard(struct smc_sock *smc);
 void smc_conn_release(struct smc_sock *smc);
 int smc_conn_shutdown(struct smc_sock *smc, int how);
 void smc_conn_lgr_gone(struct smc_link_group *lgr);
+void smc_conn_tcp_error(struct smc_sock *smc);
 
 void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
 int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
@@ -632,7 +633,6 @@ void smc_keepalive_init(struct smc_conn *conn);
 void smc_keepalive_start(struct smc_sock *smc);
 void smc_keepalive_set(struct smc_sock *smc, bool on);
 bool smc_keepalive_idle_get(struct smc_sock *smc, int *val);
-void smc_conn_tcp_error(struct smc_sock *smc);
 void smc_keepalive_stop(struct smc_sock *smc);
 void smc_keepalive_retime(struct smc_sock *smc);
 

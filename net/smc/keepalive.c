@@ -36,6 +36,13 @@ static unsigned long smc_keepalive_idle(struct smc_sock *smc)
 	return (unsigned long)smc->conn.ka_idle * HZ;
 }
 
+/* An SMC-R connection, set up: keepalive is ours, not only TCP's */
+static bool smc_keepalive_smcr(const struct smc_sock *smc)
+{
+	return READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback &&
+	       smc->conn.lgr;
+}
+
 /* Queue the check after @delay; takes a socket reference if not queued */
 static void smc_keepalive_queue(struct smc_sock *smc, unsigned long delay)
 {
@@ -149,8 +156,7 @@ void smc_keepalive_set(struct smc_sock *smc, bool on)
  */
 void smc_keepalive_retime(struct smc_sock *smc)
 {
-	if (READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback &&
-	    smc->conn.lgr) {
+	if (smc_keepalive_smcr(smc)) {
 		smc_keepalive_take_idle(smc);
 		if (sock_flag(&smc->sk, SOCK_KEEPOPEN))
 			smc_keepalive_queue(smc, smc_keepalive_idle(smc));
@@ -170,8 +176,7 @@ bool smc_keepalive_idle_get(struct smc_sock *smc, int *val)
 	bool smcr;
 
 	lock_sock(&smc->sk);
-	smcr = READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback &&
-	       smc->conn.lgr;
+	smcr = smc_keepalive_smcr(smc);
 	if (smcr)
 		*val = smc->conn.ka_idle;
 	release_sock(&smc->sk);

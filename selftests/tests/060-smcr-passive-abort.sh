@@ -19,8 +19,6 @@ source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 P=$ST_PORT
-RUN=$SMCR_TOOLS/bin/smc_run
-[[ -x $RUN ]] || RUN=$SMCR_TREE/tools/preload/smc_run	# a's client
 st_param data_path Y || exit 1
 vm_sync "$ST_KEY-params" || exit 1
 
@@ -59,7 +57,7 @@ EOF
    wait "$pid" || st_fail "b: unread data was not purged, or recv did not fail with ECONNRESET"
    [[ $freed == 0 ]] || st_fail "b did not answer a's A while its application held the socket" ;;
 a) vm_get "$ST_KEY-srv" 60 >/dev/null || st_fail "server never listened"
-   "$RUN" /usr/bin/python3 - "$SMCR_PEER_IP" "$P" "$ST_TMP" <<'EOF' &
+   "$ST_SMC_RUN" /usr/bin/python3 - "$SMCR_PEER_IP" "$P" "$ST_TMP" <<'EOF' &
 import os, socket, struct, sys, time
 addr, port, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 s = socket.create_connection((addr, port))
