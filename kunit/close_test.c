@@ -31,9 +31,16 @@ struct close_expect {
 #define EXP_ACTIVE_ABORT(st) /* Figure 23, 1A */			\
 	{ st, E(ABORT), S(PEER_ABORT_WAIT),				\
 	  A(SEND_A) | A(NOTIFY_RESET) | A(RESET_TCP) | A(START_TIMER) }
-#define EXP_PASSIVE_ABORT(st) /* Figure 23, 2A, 2B */			\
+#define EXP_PASSIVE_ABORT(st) /* Figure 23, 2A, 2B; TCP reset, 4.8.2 */ \
 	{ st, E(PEER_ABORT), S(PROCESS_ABORT),				\
-	  A(NOTIFY_RESET) | A(SEND_A) }
+	  A(NOTIFY_RESET) | A(SEND_A) | A(RESET_TCP) }
+#define EXP_PASSIVE_ABORT_TIMER(st)					\
+	{ st, E(PEER_ABORT), S(PROCESS_ABORT),				\
+	  A(NOTIFY_RESET) | A(SEND_A) | A(RESET_TCP) | A(STOP_TIMER) }
+/* the peer's A after our C: nothing to answer, TCP is reset */
+#define EXP_ABORTED(st)							\
+	{ st, E(PEER_ABORT), S(CLOSED),					\
+	  A(NOTIFY_RESET) | A(RESET_TCP) | A(STOP_TIMER) | A(FREE_RMBE) }
 #define EXP_LOST(st) /* 4.8.3, loss of RoCE connectivity */		\
 	{ st, E(LGR_LOST), S(CLOSED),					\
 	  A(NOTIFY_RESET) | A(RESET_TCP) | A(FREE_RMBE) }
@@ -61,7 +68,8 @@ static const struct close_expect close_expect[] = {
 	/* Active */
 	EXP_BAD(S(ACTIVE), ESTABLISHED),
 	/* 3A: shutdown(SHUT_WR) sends D, close() sends C */
-	{ S(ACTIVE), E(SHUT_WR), S(PEER_CLOSE_WAIT1_WR), A(SEND_D) },
+	{ S(ACTIVE), E(SHUT_WR), S(PEER_CLOSE_WAIT1_WR),
+	  A(SEND_D) | A(START_TIMER) },
 	{ S(ACTIVE), E(CLOSE), S(PEER_CLOSE_WAIT1),
 	  A(SEND_C) | A(START_TIMER) },
 	EXP_ACTIVE_ABORT(S(ACTIVE)),
@@ -82,8 +90,7 @@ static const struct close_expect close_expect[] = {
 	{ S(PEER_CLOSE_WAIT1), E(PEER_CLOSED), S(CLOSED),
 	  A(NOTIFY_EOF) | A(STOP_TIMER) | A(FREE_RMBE) },
 	/* the peer is done; our C said we are */
-	{ S(PEER_CLOSE_WAIT1), E(PEER_ABORT), S(CLOSED),
-	  A(NOTIFY_RESET) | A(STOP_TIMER) | A(FREE_RMBE) },
+	EXP_ABORTED(S(PEER_CLOSE_WAIT1)),
 	EXP_BAD(S(PEER_CLOSE_WAIT1), ABORT_SENT),
 	EXP_TIMEOUT(S(PEER_CLOSE_WAIT1)),
 	EXP_LOST_TIMER(S(PEER_CLOSE_WAIT1)),
@@ -92,8 +99,7 @@ static const struct close_expect close_expect[] = {
 	EXP_BAD(S(PEER_CLOSE_WAIT2), ESTABLISHED),
 	{ S(PEER_CLOSE_WAIT2), E(PEER_CLOSED), S(CLOSED),	/* 3C */
 	  A(STOP_TIMER) | A(FREE_RMBE) },
-	{ S(PEER_CLOSE_WAIT2), E(PEER_ABORT), S(CLOSED),
-	  A(NOTIFY_RESET) | A(STOP_TIMER) | A(FREE_RMBE) },
+	EXP_ABORTED(S(PEER_CLOSE_WAIT2)),
 	EXP_BAD(S(PEER_CLOSE_WAIT2), ABORT_SENT),
 	EXP_TIMEOUT(S(PEER_CLOSE_WAIT2)),
 	EXP_LOST_TIMER(S(PEER_CLOSE_WAIT2)),
@@ -105,12 +111,18 @@ static const struct close_expect close_expect[] = {
 	  A(SEND_C) | A(START_TIMER) },
 	EXP_ACTIVE_ABORT(S(PEER_CLOSE_WAIT1_WR)),
 	{ S(PEER_CLOSE_WAIT1_WR), E(PEER_DONE_WRITING),		/* 3B */
-	  S(PEER_CLOSE_WAIT2_WR), A(NOTIFY_EOF) },
+	  S(PEER_CLOSE_WAIT2_WR), A(NOTIFY_EOF) | A(START_TIMER) },
 	{ S(PEER_CLOSE_WAIT1_WR), E(PEER_CLOSED),		/* 3C, 3D */
-	  S(APP_FIN_CLOSE_WAIT), A(NOTIFY_EOF) },
-	EXP_PASSIVE_ABORT(S(PEER_CLOSE_WAIT1_WR)),
+	  S(APP_FIN_CLOSE_WAIT), A(NOTIFY_EOF) | A(STOP_TIMER) },
+	EXP_PASSIVE_ABORT_TIMER(S(PEER_CLOSE_WAIT1_WR)),
 	EXP_BAD(S(PEER_CLOSE_WAIT1_WR), ABORT_SENT),
-	EXP_LOST(S(PEER_CLOSE_WAIT1_WR)),
+	/* 4.8.1: no waiting for ever; we may still send A */
+	{ S(PEER_CLOSE_WAIT1_WR), E(TIMEOUT), S(PEER_ABORT_WAIT),
+	  A(SEND_A) | A(NOTIFY_RESET) | A(RESET_TCP) | A(START_TIMER) },
+	EXP_LOST_TIMER(S(PEER_CLOSE_WAIT1_WR)),
+	/* the peer still writes: it is alive */
+	{ S(PEER_CLOSE_WAIT1_WR), E(PEER_MSG), S(PEER_CLOSE_WAIT1_WR),
+	  A(START_TIMER) },
 
 	/* PeerCloseWait2 after shutdown(SHUT_WR) */
 	EXP_BAD(S(PEER_CLOSE_WAIT2_WR), ESTABLISHED),
@@ -118,10 +130,14 @@ static const struct close_expect close_expect[] = {
 	  A(SEND_C) | A(START_TIMER) },
 	EXP_ACTIVE_ABORT(S(PEER_CLOSE_WAIT2_WR)),
 	{ S(PEER_CLOSE_WAIT2_WR), E(PEER_CLOSED),		/* 3C, 3D */
-	  S(APP_FIN_CLOSE_WAIT), 0 },
-	EXP_PASSIVE_ABORT(S(PEER_CLOSE_WAIT2_WR)),
+	  S(APP_FIN_CLOSE_WAIT), A(STOP_TIMER) },
+	EXP_PASSIVE_ABORT_TIMER(S(PEER_CLOSE_WAIT2_WR)),
 	EXP_BAD(S(PEER_CLOSE_WAIT2_WR), ABORT_SENT),
-	EXP_LOST(S(PEER_CLOSE_WAIT2_WR)),
+	{ S(PEER_CLOSE_WAIT2_WR), E(TIMEOUT), S(PEER_ABORT_WAIT),
+	  A(SEND_A) | A(NOTIFY_RESET) | A(RESET_TCP) | A(START_TIMER) },
+	EXP_LOST_TIMER(S(PEER_CLOSE_WAIT2_WR)),
+	{ S(PEER_CLOSE_WAIT2_WR), E(PEER_MSG), S(PEER_CLOSE_WAIT2_WR),
+	  A(START_TIMER) },
 
 	/* AppFinCloseWait: we sent D, the peer C */
 	EXP_BAD(S(APP_FIN_CLOSE_WAIT), ESTABLISHED),
@@ -187,8 +203,7 @@ static const struct close_expect close_expect[] = {
 	EXP_BAD(S(PEER_FIN_CLOSE_WAIT), ESTABLISHED),
 	{ S(PEER_FIN_CLOSE_WAIT), E(PEER_CLOSED), S(CLOSED),	/* 4D */
 	  A(STOP_TIMER) | A(FREE_RMBE) },
-	{ S(PEER_FIN_CLOSE_WAIT), E(PEER_ABORT), S(CLOSED),
-	  A(NOTIFY_RESET) | A(STOP_TIMER) | A(FREE_RMBE) },
+	EXP_ABORTED(S(PEER_FIN_CLOSE_WAIT)),
 	EXP_BAD(S(PEER_FIN_CLOSE_WAIT), ABORT_SENT),
 	EXP_TIMEOUT(S(PEER_FIN_CLOSE_WAIT)),
 	EXP_LOST_TIMER(S(PEER_FIN_CLOSE_WAIT)),
@@ -291,10 +306,16 @@ static void close_timer_and_free(struct kunit *test)
 			bool was = smc_close_timer_state(s);
 			bool is = smc_close_timer_state(st.next);
 
-			KUNIT_EXPECT_EQ_MSG(test,
-					    !!(st.actions & A(START_TIMER)),
-					    !was && is, "%s + %d",
-					    smc_close_state_name(s), e);
+			/* started on the way in; restarted only within */
+			if (!was && is)
+				KUNIT_EXPECT_TRUE_MSG(test,
+						      st.actions & A(START_TIMER),
+						      "%s + %d",
+						      smc_close_state_name(s), e);
+			if (st.actions & A(START_TIMER))
+				KUNIT_EXPECT_TRUE_MSG(test, is, "%s + %d",
+						      smc_close_state_name(s),
+						      e);
 			/* an expired timer needs no stop */
 			KUNIT_EXPECT_EQ_MSG(test,
 					    !!(st.actions & A(STOP_TIMER)),
@@ -347,7 +368,7 @@ static void close_walk_invariants(struct kunit *test)
 			struct smc_close_step st = smc_close_next(cs, e);
 			u8 nh = h;
 
-			if ((e == E(PEER_DONE_WRITING) ||
+			if ((e == E(PEER_DONE_WRITING) || e == E(PEER_MSG) ||
 			     e == E(PEER_CLOSED) || e == E(PEER_ABORT)) &&
 			    (h & (H_RCVD_C | H_RCVD_A)))
 				continue;	/* not a conforming peer */
@@ -475,7 +496,10 @@ static void close_no_dead_end(struct kunit *test)
 	for (s = 0; s < SMC_CLOSE_NR_STATES; s++)
 		KUNIT_EXPECT_TRUE_MSG(test, done[s], "%s cannot close",
 				      smc_close_state_name(s));
-	/* and a state waiting only for the peer has a timer */
+	/*
+	 * and a state waiting only for the peer has a timer; so has every
+	 * PeerCloseWait (4.8.1), and no state waiting for the application
+	 */
 	for (s = 0; s < SMC_CLOSE_NR_STATES; s++) {
 		bool app = false;
 
@@ -483,8 +507,12 @@ static void close_no_dead_end(struct kunit *test)
 			continue;	/* the send completion ends it */
 		for (e = E(SHUT_WR); e <= E(ABORT); e++)
 			app |= smc_close_next(s, e).next != s;
-		KUNIT_EXPECT_EQ_MSG(test, !app, smc_close_timer_state(s),
-				    "%s", smc_close_state_name(s));
+		if (s == S(PEER_CLOSE_WAIT1_WR) || s == S(PEER_CLOSE_WAIT2_WR))
+			KUNIT_EXPECT_TRUE(test, smc_close_timer_state(s));
+		else
+			KUNIT_EXPECT_EQ_MSG(test, !app,
+					    smc_close_timer_state(s), "%s",
+					    smc_close_state_name(s));
 	}
 }
 
@@ -496,7 +524,7 @@ static void close_figure22_sequences(struct kunit *test)
 
 	/* A: shutdown(SHUT_WR) -> D; B reads EOF, replies with close() */
 	st = smc_close_next(a, E(SHUT_WR));
-	KUNIT_EXPECT_EQ(test, st.actions, A(SEND_D));
+	KUNIT_EXPECT_EQ(test, st.actions, A(SEND_D) | A(START_TIMER));
 	a = st.next;
 	st = smc_close_next(b, E(PEER_DONE_WRITING));
 	b = st.next;

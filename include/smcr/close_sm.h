@@ -75,6 +75,9 @@ enum smc_close_state {
  * @SMC_CLOSE_EV_TIMEOUT: the close timer expired
  * @SMC_CLOSE_EV_LGR_LOST: the link group has no usable link left: no more
  *	RDMA to or from the peer (4.8.3)
+ * @SMC_CLOSE_EV_PEER_MSG: a CDC message from the peer that carries no new
+ *	D, C or A: the peer is still there (restarts the close timer after
+ *	shutdown(SHUT_WR), while the peer may go on sending)
  * @SMC_CLOSE_NR_EVENTS: number of events
  *
  * The connection flags are sticky in Linux's CDC messages (a later
@@ -91,20 +94,23 @@ enum smc_close_event {
 	SMC_CLOSE_EV_ABORT_SENT,
 	SMC_CLOSE_EV_TIMEOUT,
 	SMC_CLOSE_EV_LGR_LOST,
+	SMC_CLOSE_EV_PEER_MSG,
 	SMC_CLOSE_NR_EVENTS
 };
 
 /*
  * Actions of a transition, in this order when several are set:
+ * NOTIFY_RESET: fail pending and later socket calls (ECONNRESET), purge
+ *	unread and unsent data, stop RDMA writes to the peer (first, so an
+ *	A sent with it carries the purged cursors);
  * SEND_*: set the flag in the connection's CDC control block and send a
  *	CDC message once all data the application wrote before has been
  *	RDMA-written (the RFC's "pending close", 4.8.1, 3A);
  * NOTIFY_EOF: wake readers, the peer sends no more data (reads return 0
  *	after the RMBE is drained);
- * NOTIFY_RESET: fail pending and later socket calls (ECONNRESET), purge
- *	unread and unsent data, stop RDMA writes to the peer;
  * RESET_TCP: reset the TCP connection (RST on the clcsock);
- * START_TIMER/STOP_TIMER: the close timer (4.8.1 and Figure 23, 1B);
+ * START_TIMER/STOP_TIMER: (re)start or stop the close timer (4.8.1 and
+ *	Figure 23, 1B);
  * FREE_RMBE: both sides are done with both RMBEs, the connection is
  *	closed: the RMBE can be reused and the alert token freed once no
  *	CDC send of the connection is outstanding.

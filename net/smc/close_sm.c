@@ -19,11 +19,14 @@
  *   we sent C closes at once too, without answering.
  * - After the peer's C or A, any further peer event is invalid; in
  *   PeerAbortWait, D and C still in flight are ignored (Figure 23, 1A).
- * - The close timer runs only once we sent C or A, when the application
- *   can no longer act (like TCP's FIN_WAIT2 timeout of an orphan). The
- *   RFC asks for it in PeerCloseWait1/2 in general; after
- *   shutdown(SHUT_WR) a half-closed connection may stay up as long as the
- *   peer keeps sending, as on TCP.
+ * - The close timer runs in every PeerCloseWait state, as 4.8.1 asks,
+ *   and in PeerFinCloseWait and PeerAbortWait. After shutdown(SHUT_WR)
+ *   the peer may go on sending for as long as it likes: every CDC message
+ *   of its restarts the timer, which only ends a peer gone silent. Its
+ *   expiry there is an active abort (we may still send A); once we sent
+ *   C it resets TCP and frees the RMBE without a word (4.8.1, end).
+ * - An abort of the SMC-R connection, ours or the peer's, resets the TCP
+ *   connection too (4.8.2).
  * - A stale timer expiry or local call where nothing is left to do is
  *   ignored.
  */
@@ -68,7 +71,11 @@ struct smc_close_entry {
 #define ACTIVE_ABORT	GO(SMC_CLOSE_PEER_ABORT_WAIT, \
 			   SEND_A | RESET | RST | START)
 /* Passive abort: Figure 23, 2A and 2B */
-#define PASSIVE_ABORT	GO(SMC_CLOSE_PROCESS_ABORT, RESET | SEND_A)
+#define PASSIVE_ABORT	GO(SMC_CLOSE_PROCESS_ABORT, RESET | SEND_A | RST)
+#define PASSIVE_ABORT_TIMER \
+			GO(SMC_CLOSE_PROCESS_ABORT, RESET | SEND_A | RST | STOP)
+/* The peer's A after our C: it is done, so are we */
+#define ABORTED		GO(SMC_CLOSE_CLOSED, RESET | RST | STOP | FREE)
 /* Local reset after the peer's C: nothing will answer our A */
 #define ABORT_CLOSED	GO(SMC_CLOSE_CLOSED, SEND_A | RESET | RST | FREE)
 /* No RDMA any more (4.8.3): reset TCP, fail the socket, free */
@@ -76,6 +83,8 @@ struct smc_close_entry {
 #define LOST_TIMER	GO(SMC_CLOSE_CLOSED, RESET | RST | STOP | FREE)
 /* Close timer while waiting for the peer after our C (4.8.1) */
 #define TIMED_OUT	GO(SMC_CLOSE_CLOSED, RESET | RST | FREE)
+/* After our D only: the peer is alive, wait longer */
+#define PEER_ALIVE(state)	GO(state, START)
 
 /* The peer's C or A ended the connection: no more peer events */
 #define PEER_DONE					\
@@ -92,7 +101,7 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 	[SMC_CLOSE_ACTIVE] = {
 		[SMC_CLOSE_EV_ESTABLISHED] = BAD,
 		[SMC_CLOSE_EV_SHUT_WR] =
-			GO(SMC_CLOSE_PEER_CLOSE_WAIT1_WR, SEND_D),
+			GO(SMC_CLOSE_PEER_CLOSE_WAIT1_WR, SEND_D | START),
 		[SMC_CLOSE_EV_CLOSE] =
 			GO(SMC_CLOSE_PEER_CLOSE_WAIT1, SEND_C | START),
 		[SMC_CLOSE_EV_ABORT] = ACTIVE_ABORT,
@@ -110,8 +119,7 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 			GO(SMC_CLOSE_PEER_CLOSE_WAIT2, EOF),
 		[SMC_CLOSE_EV_PEER_CLOSED] =
 			GO(SMC_CLOSE_CLOSED, EOF | STOP | FREE),
-		[SMC_CLOSE_EV_PEER_ABORT] =
-			GO(SMC_CLOSE_CLOSED, RESET | STOP | FREE),
+		[SMC_CLOSE_EV_PEER_ABORT] = ABORTED,
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
 		[SMC_CLOSE_EV_TIMEOUT] = TIMED_OUT,
 		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
@@ -119,8 +127,7 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 	[SMC_CLOSE_PEER_CLOSE_WAIT2] = {
 		[SMC_CLOSE_EV_ESTABLISHED] = BAD,
 		[SMC_CLOSE_EV_PEER_CLOSED] = GO(SMC_CLOSE_CLOSED, STOP | FREE),
-		[SMC_CLOSE_EV_PEER_ABORT] =
-			GO(SMC_CLOSE_CLOSED, RESET | STOP | FREE),
+		[SMC_CLOSE_EV_PEER_ABORT] = ABORTED,
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
 		[SMC_CLOSE_EV_TIMEOUT] = TIMED_OUT,
 		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
@@ -131,12 +138,15 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 			GO(SMC_CLOSE_PEER_CLOSE_WAIT1, SEND_C | START),
 		[SMC_CLOSE_EV_ABORT] = ACTIVE_ABORT,
 		[SMC_CLOSE_EV_PEER_DONE_WRITING] =
-			GO(SMC_CLOSE_PEER_CLOSE_WAIT2_WR, EOF),
+			GO(SMC_CLOSE_PEER_CLOSE_WAIT2_WR, EOF | START),
 		[SMC_CLOSE_EV_PEER_CLOSED] =
-			GO(SMC_CLOSE_APP_FIN_CLOSE_WAIT, EOF),
-		[SMC_CLOSE_EV_PEER_ABORT] = PASSIVE_ABORT,
+			GO(SMC_CLOSE_APP_FIN_CLOSE_WAIT, EOF | STOP),
+		[SMC_CLOSE_EV_PEER_ABORT] = PASSIVE_ABORT_TIMER,
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
-		[SMC_CLOSE_EV_LGR_LOST] = LOST,
+		[SMC_CLOSE_EV_TIMEOUT] = ACTIVE_ABORT,
+		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
+		[SMC_CLOSE_EV_PEER_MSG] =
+			PEER_ALIVE(SMC_CLOSE_PEER_CLOSE_WAIT1_WR),
 	},
 	[SMC_CLOSE_PEER_CLOSE_WAIT2_WR] = {
 		[SMC_CLOSE_EV_ESTABLISHED] = BAD,
@@ -144,10 +154,13 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 			GO(SMC_CLOSE_PEER_CLOSE_WAIT2, SEND_C | START),
 		[SMC_CLOSE_EV_ABORT] = ACTIVE_ABORT,
 		[SMC_CLOSE_EV_PEER_CLOSED] =
-			GO(SMC_CLOSE_APP_FIN_CLOSE_WAIT, 0),
-		[SMC_CLOSE_EV_PEER_ABORT] = PASSIVE_ABORT,
+			GO(SMC_CLOSE_APP_FIN_CLOSE_WAIT, STOP),
+		[SMC_CLOSE_EV_PEER_ABORT] = PASSIVE_ABORT_TIMER,
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
-		[SMC_CLOSE_EV_LGR_LOST] = LOST,
+		[SMC_CLOSE_EV_TIMEOUT] = ACTIVE_ABORT,
+		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
+		[SMC_CLOSE_EV_PEER_MSG] =
+			PEER_ALIVE(SMC_CLOSE_PEER_CLOSE_WAIT2_WR),
 	},
 	[SMC_CLOSE_APP_FIN_CLOSE_WAIT] = {
 		[SMC_CLOSE_EV_ESTABLISHED] = BAD,
@@ -201,8 +214,7 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 	[SMC_CLOSE_PEER_FIN_CLOSE_WAIT] = {
 		[SMC_CLOSE_EV_ESTABLISHED] = BAD,
 		[SMC_CLOSE_EV_PEER_CLOSED] = GO(SMC_CLOSE_CLOSED, STOP | FREE),
-		[SMC_CLOSE_EV_PEER_ABORT] =
-			GO(SMC_CLOSE_CLOSED, RESET | STOP | FREE),
+		[SMC_CLOSE_EV_PEER_ABORT] = ABORTED,
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
 		[SMC_CLOSE_EV_TIMEOUT] = TIMED_OUT,
 		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
@@ -223,6 +235,9 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 
 /* smcr_pure.c includes several sources: keep the short names local */
 #undef PEER_DONE
+#undef PEER_ALIVE
+#undef ABORTED
+#undef PASSIVE_ABORT_TIMER
 #undef TIMED_OUT
 #undef LOST_TIMER
 #undef LOST
@@ -294,13 +309,15 @@ bool smc_close_cdc_event(u8 conn_flags, enum smc_close_event *event)
  * smc_close_timer_state() - whether the close timer runs in a state
  * @state: a state
  *
- * Return: true in the states that wait for the peer after our C or A.
+ * Return: true in the states that wait for the peer after our D, C or A.
  */
 bool smc_close_timer_state(enum smc_close_state state)
 {
 	switch (state) {
 	case SMC_CLOSE_PEER_CLOSE_WAIT1:
 	case SMC_CLOSE_PEER_CLOSE_WAIT2:
+	case SMC_CLOSE_PEER_CLOSE_WAIT1_WR:
+	case SMC_CLOSE_PEER_CLOSE_WAIT2_WR:
 	case SMC_CLOSE_PEER_FIN_CLOSE_WAIT:
 	case SMC_CLOSE_PEER_ABORT_WAIT:
 		return true;

@@ -18,22 +18,11 @@
  * RMBE cursors start at 0 (Linux's format), or at 4 after the eye catcher
  * when the link group uses the RFC's format (4.2).
  *
- * End: close() sends PeerConnectionClosed (C) - or abnormal close (A)
- * with SO_LINGER 0 or unread data, where TCP sends a reset - and our
- * RMBE stays ours until the peer said it will not write any more (its C
- * or A), or the link group is gone (4.4.2: an element is reused only
- * when both sides are done with it). Then
- * smc_conn_end() gives the elements back and drops the connection's
- * references. The link group's end aborts every connection on it. The
- * peer's A is answered at once with ours, and what waited to be read or
- * sent is purged (4.8.2, passive abort): the peer need not wait for our
- * application's close() to reuse its RMBE.
- *
- * The close timer keeps a peer that never answers from stranding the
- * RMBE (4.8.1, end; 4.8.2, PeerAbortWait): close_timeout_ms after the
- * application closed, a connection still waiting for the peer's C or A
- * sends A (unless it did) and ends. Like an orphaned TCP socket after
- * tcp_fin_timeout, the peer then sees a reset.
+ * End (close.c): the close state machine decides; our RMBE stays ours
+ * until the peer said it will not write any more (its C or A), the link
+ * group is gone, or the close timer gave up (4.4.2: an element is reused
+ * only when both sides are done with it). Then smc_conn_end() gives the
+ * elements back and drops the connection's references.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -58,11 +47,7 @@ module_param_named(test_tx_hold_ms, smc_test_tx_hold_ms, uint, 0644);
 MODULE_PARM_DESC(test_tx_hold_ms,
 		 "TEST ONLY: hold each CDC message's send buffer this long (at most 2000 ms) before filling it, to widen races with the link's teardown (default 0)");
 
-static void smc_conn_end_work(struct work_struct *work);
-
 static void smc_conn_upd_work(struct work_struct *work);
-
-static void smc_conn_close_timeout(struct work_struct *work);
 
 static const u8 smc_rmbe_eyecatcher[SMC_RMBE_EYECATCHER_LEN] =
 	SMC_RMBE_EYECATCHER;
@@ -168,7 +153,6 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 
 	memset(conn, 0, sizeof(*conn));
 	spin_lock_init(&conn->lock);
-	INIT_WORK(&conn->end_work, smc_conn_end_work);
 	INIT_WORK(&conn->upd_work, smc_conn_upd_work);
 	INIT_WORK(&conn->tx_work, smc_tx_work);
 	INIT_DELAYED_WORK(&conn->close_work, smc_conn_close_timeout);
@@ -199,6 +183,10 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 	}
 	conn->lnk = &lgr->lnk[0];
 	smc_conn_rx_format(conn);
+	/* CDC messages find it from here: the peer's D may come early */
+	spin_lock_bh(&conn->lock);
+	smc_close_feed(conn, SMC_CLOSE_EV_ESTABLISHED);
+	spin_unlock_bh(&conn->lock);
 	return 0;
 }
 
@@ -277,8 +265,12 @@ void smc_conn_activate(struct smc_sock *smc, bool server)
 	smc_stats_buf(net, true, SMC_STATS_BUF_ALLOC, smc->conn.sb_ring.size);
 }
 
-/* Give everything back; the connection no longer exists on the wire. */
-static void smc_conn_end(struct smc_sock *smc)
+/**
+ * smc_conn_end() - give everything back: the connection no longer exists
+ *	on the wire
+ * @smc: the socket, socket lock held (or never visible to the peer)
+ */
+void smc_conn_end(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct smc_link_group *lgr = conn->lgr;
@@ -311,31 +303,6 @@ static void smc_conn_end(struct smc_sock *smc)
 void smc_conn_discard(struct smc_sock *smc)
 {
 	smc_conn_end(smc);
-}
-
-static void smc_conn_end_work(struct work_struct *work)
-{
-	struct smc_conn *conn = container_of(work, struct smc_conn, end_work);
-	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
-
-	lock_sock(&smc->sk);
-	smc_conn_end(smc);
-	release_sock(&smc->sk);
-	sock_put(&smc->sk);		/* the work's reference */
-}
-
-/* Both sides are done: queue the end (not in completion context). */
-static void smc_conn_end_later(struct smc_sock *smc)
-{
-	sock_hold(&smc->sk);
-	if (!queue_work(smc_lgr_wq, &smc->conn.end_work))
-		sock_put(&smc->sk);
-}
-
-static bool smc_conn_peer_done(struct smc_conn *conn)
-{
-	return (READ_ONCE(conn->peer_flags) & SMC_CDC_CONN_DONE) ||
-	       READ_ONCE(conn->lgr_gone);
 }
 
 /**
@@ -462,70 +429,41 @@ void smc_cdc_tx_done(struct smc_link *lnk, u32 token)
 }
 
 /*
- * What the CDC receive path or the clcsock asked for: our A, or our
- * consumer cursor. Passive abort (4.8.2, 2A and 2B): the reader already
- * sees ECONNRESET (smc_cdc_rx()); what waits to be read or sent is purged
- * and our A goes out at once - not only at close(), so the peer can reuse
- * its RMBE while our application still holds the socket. Ours waits for
- * that close(): the socket's state lives in it. A reset of the TCP
- * connection aborts the same way (4.8.2: "If an SMC-R peer receives a TCP
- * RST ..."), then waiting for the peer's A (PeerAbortWait). Under the
- * socket lock, so no reader is between taking bytes and moving the
- * consumer cursor.
+ * What the CDC receive path, the clcsock or the link group's end left to
+ * do: the close state machine's actions (close.c), and our consumer
+ * cursor when the peer asked for it or an urgent byte was skipped. Under
+ * the socket lock, so no reader is between taking bytes and moving the
+ * consumer cursor, and sends go in order.
  */
 static void smc_conn_upd_work(struct work_struct *work)
 {
 	struct smc_conn *conn = container_of(work, struct smc_conn, upd_work);
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
-	bool live, abort, send;
+	bool send;
 
 	lock_sock(&smc->sk);
+	smc_close_todo(smc);
 	spin_lock_bh(&conn->lock);
-	live = conn->lgr && !conn->lgr_gone && !conn->released;
-	abort = live && ((conn->peer_flags & SMC_CDC_CONN_ABORT) ||
-			 (conn->tcp_reset &&
-			  !(conn->peer_flags & SMC_CDC_CONN_DONE))) &&
-		!(conn->sent_flags & (SMC_CDC_CONN_ABORT | SMC_CDC_CONN_CLOSED));
-	if (abort) {
-		conn->rx_cons = conn->rx_prod;
-		memset(&conn->rx_urg, 0, sizeof(conn->rx_urg));
-		conn->tx_staged = conn->tx_prod;
-	}
-	send = live && (conn->rx_urg.ack || conn->rx_upd_req) &&
+	send = conn->lgr && !conn->released &&
+	       (conn->rx_urg.ack || conn->rx_upd_req) &&
 	       !(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
-				     SMC_CDC_CONN_DONE)) &&
-	       !(conn->sent_flags & SMC_CDC_CONN_ABORT);
+				     SMC_CDC_CONN_DONE));
 	spin_unlock_bh(&conn->lock);
-	if (abort)
-		smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
-	else if (send)
+	if (send && !smc_conn_aborted(conn))
 		smc_cdc_send(smc, 0);
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);		/* the work's reference */
 }
 
 /**
- * smc_conn_tcp_error() - the clcsock of an SMC-R connection reported an
- *	error (a reset, a keepalive timeout)
- * @smc: the socket, its handshake done with SMC-R
- *
- * Context: the clcsock's error report (softirq); the AF_SMC socket has
- * the error already. Queues the abort (smc_conn_upd_work()).
+ * smc_conn_upd_queue() - have conn->upd_work run (any context)
+ * @smc: an SMC-R socket
  */
-void smc_conn_tcp_error(struct smc_sock *smc)
+void smc_conn_upd_queue(struct smc_sock *smc)
 {
-	struct smc_conn *conn = &smc->conn;
-	bool queue;
-
-	spin_lock_bh(&conn->lock);
-	queue = conn->lgr && !conn->released && !conn->tcp_reset;
-	conn->tcp_reset = true;
-	spin_unlock_bh(&conn->lock);
-	if (!queue)
-		return;
 	sock_hold(&smc->sk);
-	if (!queue_work(smc_lgr_wq, &conn->upd_work))
-		sock_put(&smc->sk);
+	if (!queue_work(smc_lgr_wq, &smc->conn.upd_work))
+		sock_put(&smc->sk);	/* queued already, with one */
 }
 
 /* Read the urgent byte just before the new mark (CDC receive path) */
@@ -537,7 +475,11 @@ static void smc_conn_urg_byte(struct smc_conn *conn)
 	conn->rx_urg.byte = ((u8 *)smc_buf_elem_cpu(&conn->rmbe))[off];
 }
 
-static void smc_conn_wake(struct sock *sk)
+/**
+ * smc_conn_wake() - wake who waits on an SMC-R socket (any context)
+ * @sk: the socket
+ */
+void smc_conn_wake(struct sock *sk)
 {
 	struct socket_wq *wq;
 
@@ -566,9 +508,12 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	struct smc_cdc_info info;
 	struct smc_conn *conn;
 	struct smc_sock *smc;
-	bool end = false, upd, stale, abort;
+	enum smc_close_event ev;
+	bool upd, stale;
 	unsigned int delay;
 	int urg, state;
+	u16 act;
+	u8 news;
 
 	if (len < sizeof(*wire))
 		return;
@@ -638,8 +583,12 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 		conn->tx_peer_cons = info.cons;
 	conn->peer_prod_flags = info.prod_flags;
 	conn->peer_blocked = info.prod_flags & SMC_CDC_PROD_WRITE_BLOCKED;
-	abort = info.conn_flags & ~conn->peer_flags & SMC_CDC_CONN_ABORT;
+	/* the flags are sticky: only a new one is a close event */
+	news = info.conn_flags & ~conn->peer_flags;
 	conn->peer_flags |= info.conn_flags;
+	if (!smc_close_cdc_event(news, &ev))
+		ev = SMC_CLOSE_EV_PEER_MSG;
+	act = smc_close_feed_later(conn, ev);
 	/* urgent data and update requests mean nothing past the end */
 	urg = 0;
 	if (!stale) {
@@ -654,12 +603,9 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 		if (info.prod_flags & SMC_CDC_PROD_CONS_UPD_REQ)
 			conn->rx_upd_req = true;
 	}
-	upd = (conn->rx_urg.ack || conn->rx_upd_req || abort) &&
-	      !conn->released;
-	end = conn->released && (conn->peer_flags & SMC_CDC_CONN_DONE);
+	upd = (conn->rx_urg.ack || conn->rx_upd_req) && !conn->released;
 	spin_unlock_bh(&conn->lock);
-	if (abort)
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	upd |= smc_close_atomic(smc, act);
 	if (urg & SMC_URG_EV_SIGNAL) {
 		/* sk_socket and its file stay while not orphaned */
 		read_lock_bh(&smc->sk.sk_callback_lock);
@@ -668,152 +614,10 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 		read_unlock_bh(&smc->sk.sk_callback_lock);
 	}
 	smc_conn_wake(&smc->sk);
-	if (upd) {
-		sock_hold(&smc->sk);
-		if (!queue_work(smc_lgr_wq, &conn->upd_work))
-			sock_put(&smc->sk);
-	}
-	if (end)
-		smc_conn_end_later(smc);
+	if (upd)
+		smc_conn_upd_queue(smc);
 out:
 	sock_put(&smc->sk);
-}
-
-/**
- * smc_conn_shutdown() - shutdown() of an SMC-R connection
- * @smc: the socket, socket lock held
- * @how: SHUT_RD, SHUT_WR or SHUT_RDWR
- *
- * Return: 0 or a negative errno.
- */
-int smc_conn_shutdown(struct smc_sock *smc, int how)
-{
-	struct sock *sk = &smc->sk;
-	int rc = 0;
-
-	if (how != SHUT_WR)
-		sk->sk_shutdown |= RCV_SHUTDOWN;
-	if (how != SHUT_RD && !(sk->sk_shutdown & SEND_SHUTDOWN)) {
-		sk->sk_shutdown |= SEND_SHUTDOWN;
-		if (!smc_conn_peer_done(&smc->conn) &&
-		    !smc_conn_aborted(&smc->conn))
-			rc = smc_tx_push(smc, false) ?:
-			     smc_cdc_send(smc, SMC_CDC_CONN_DONE_WRITING);
-	}
-	smc_conn_wake(sk);
-	return rc == -ENOLINK ? 0 : rc;
-}
-
-/**
- * smc_conn_release() - the application closed an SMC-R socket
- * @smc: the socket, socket lock held
- *
- * Writes what autocorking staged, then tells the peer: C, or A with
- * SO_LINGER 0, unread data, staged bytes that could not be written or
- * after the peer's A. The connection ends at once if the peer is done,
- * else when its C or A arrives or the close timer runs out.
- */
-void smc_conn_release(struct smc_sock *smc)
-{
-	struct smc_conn *conn = &smc->conn;
-	struct sock *sk = &smc->sk;
-	bool end;
-	u8 flags;
-
-	if (!conn->lgr)
-		return;
-	smc_keepalive_stop(smc);	/* nobody to keep it alive for */
-	/*
-	 * As TCP's RST: SO_LINGER 0, or data the application never read.
-	 * And an aborted connection stays aborted: the peer's A is answered
-	 * with A (4.8.2, passive abort 2B), which smc_conn_upd_work() has
-	 * normally sent already, as after a TCP reset.
-	 */
-	if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
-	    smc_rx_inq(smc) || smc_conn_aborted(conn))
-		flags = SMC_CDC_CONN_ABORT;
-	else
-		flags = SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED;
-	/* what autocorking held back goes before the close, else A */
-	if (flags != SMC_CDC_CONN_ABORT && !smc_conn_peer_done(conn) &&
-	    smc_tx_push(smc, false))
-		flags = SMC_CDC_CONN_ABORT;
-	if (flags == SMC_CDC_CONN_ABORT)
-		smc_tx_discard(conn);
-	/*
-	 * Even after the peer's C: ours lets it reuse its RMBE. If it cannot
-	 * be sent the link is down (smc_cdc_send() takes it down when no
-	 * send buffer frees): the link group's end ends the connection
-	 * (smc_conn_lgr_gone()) - not we, while the peer may still write
-	 * into our element.
-	 */
-	if (!READ_ONCE(conn->lgr_gone) &&
-	    !(READ_ONCE(conn->sent_flags) & SMC_CDC_CONN_ABORT))
-		smc_cdc_send(smc, flags);
-	/* an SMC-R abort resets the TCP connection too (4.8.2, 1) */
-	if (flags == SMC_CDC_CONN_ABORT)
-		sock_no_linger(smc->clcsock->sk);
-	/* also after our A: the peer may have written before it saw it */
-	spin_lock_bh(&conn->lock);
-	conn->released = true;
-	end = (conn->peer_flags & SMC_CDC_CONN_DONE) || conn->lgr_gone;
-	spin_unlock_bh(&conn->lock);
-	if (end) {
-		smc_conn_end(smc);
-		return;
-	}
-	sock_hold(sk);
-	if (!queue_delayed_work(smc_lgr_wq, &conn->close_work,
-				msecs_to_jiffies(READ_ONCE(smc_close_timeout_ms))))
-		sock_put(sk);
-}
-
-/* The close timer ran out: the peer never sent its C or A. */
-static void smc_conn_close_timeout(struct work_struct *work)
-{
-	struct smc_conn *conn = container_of(to_delayed_work(work),
-					     struct smc_conn, close_work);
-	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
-
-	lock_sock(&smc->sk);
-	if (conn->lgr && !smc_conn_peer_done(conn)) {
-		int rc = 0;
-
-		if (!(conn->sent_flags & SMC_CDC_CONN_ABORT))
-			rc = smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
-		/* else the link is down: the link group's end ends it */
-		if (!rc)
-			smc_conn_end(smc);
-	}
-	release_sock(&smc->sk);
-	sock_put(&smc->sk);		/* the timer's reference */
-}
-
-/**
- * smc_conn_lgr_gone() - abort every connection of a terminated link group
- * @lgr: the link group, its links torn down (no CDC arrives any more)
- */
-void smc_conn_lgr_gone(struct smc_link_group *lgr)
-{
-	struct smc_sock *smc;
-	unsigned long token;
-	bool end;
-
-	/* under the table's lock: an entry is a live socket */
-	xa_lock_bh(&lgr->conns_xa);
-	xa_for_each(&lgr->conns_xa, token, smc) {
-		struct smc_conn *conn = &smc->conn;
-
-		spin_lock(&conn->lock);
-		conn->lgr_gone = true;
-		end = conn->released;
-		spin_unlock(&conn->lock);
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
-		smc_conn_wake(&smc->sk);
-		if (end)
-			smc_conn_end_later(smc);
-	}
-	xa_unlock_bh(&lgr->conns_xa);
 }
 
 static void smc_conn_diag_curs(struct smc_diag_cursor *d, struct smc_cursor c)

@@ -29,6 +29,7 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 #include <smcr/cdc_wire.h>
+#include <smcr/close_sm.h>
 #include <smcr/cursor.h>
 #include <smcr/llc.h>
 #include <smcr/qp_attr.h>
@@ -421,21 +422,22 @@ struct smc_link_group {
  * @tx_urg_hold: our urgent byte is written; no more writes until the
  *	peer's consumer cursor reaches @tx_urg_mark (4.7.5 step 3)
  * @tx_urg_mark: our producer cursor just past that byte
- * @released: the application closed the socket (socket lock)
- * @tcp_reset: the clcsock reported an error (a reset, a keepalive
- *	timeout): the connection aborts (4.8.2)
- * @end_work: ends the connection once both sides are done with it
- * @upd_work: sends our consumer cursor when the CDC receive path moved
- *	it (skipping an urgent byte) or the peer asked for it, and our A
- *	in answer to the peer's; holds a socket reference while queued
+ * @released: the application closed the socket (socket lock and @lock)
+ * @close_state: where the close state machine is (enum smc_close_state,
+ *	close.c); changed under @lock, read anywhere
+ * @close_todo: SMC_CLOSE_ACT_* of steps taken in atomic context that need
+ *	the socket lock; @upd_work carries them out
+ * @upd_work: carries out @close_todo, and sends our consumer cursor when
+ *	the CDC receive path moved it (skipping an urgent byte) or the peer
+ *	asked for it; holds a socket reference while queued
  * @ka_work: SO_KEEPALIVE check of the connection's link (keepalive.c)
  * @ka_idle: the application's TCP_KEEPIDLE in seconds, the interval of
  *	that check; the clcsock's own may be larger (socket lock)
  * @tx_work: sends the bytes held back by autocorking once a CDC message
  *	of the connection completed; holds a socket reference while queued
- * @close_work: the close timer: runs close_timeout_ms after the
- *	application closed while the peer had not yet sent C or A; holds a
- *	socket reference while pending
+ * @close_work: the close timer, in the states the close state machine
+ *	gives it (smc_close_timer_state()); holds a socket reference while
+ *	pending
  *
  * Sends (CDC and RDMA writes) are made under the socket lock, so they are
  * posted in cursor order.
@@ -478,8 +480,8 @@ struct smc_conn {
 	bool			tx_urg_hold;
 	struct smc_cursor	tx_urg_mark;
 	bool			released;
-	bool			tcp_reset;
-	struct work_struct	end_work;
+	u8			close_state;
+	u16			close_todo;
 	struct work_struct	upd_work;
 	struct work_struct	tx_work;
 	struct delayed_work	ka_work;
@@ -497,8 +499,12 @@ struct smc_conn {
  */
 static inline bool smc_conn_aborted(const struct smc_conn *conn)
 {
+	u8 state = READ_ONCE(conn->close_state);
+
 	return ((READ_ONCE(conn->peer_flags) | READ_ONCE(conn->sent_flags)) &
-		SMC_CDC_CONN_ABORT) || READ_ONCE(conn->lgr_gone);
+		SMC_CDC_CONN_ABORT) || READ_ONCE(conn->lgr_gone) ||
+	       state == SMC_CLOSE_PEER_ABORT_WAIT ||
+	       state == SMC_CLOSE_PROCESS_ABORT;
 }
 
 static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
@@ -574,8 +580,20 @@ void smc_conn_format(struct smc_conn *conn);
 void smc_conn_rmbe_sync(struct smc_conn *conn, u32 off, u32 len);
 bool smc_conn_rmbe_intact(struct smc_conn *conn);
 void smc_conn_discard(struct smc_sock *smc);
+void smc_conn_end(struct smc_sock *smc);
+void smc_conn_upd_queue(struct smc_sock *smc);
+void smc_conn_wake(struct sock *sk);
+
+/* close.c */
+u16 smc_close_feed(struct smc_conn *conn, enum smc_close_event event);
+u16 smc_close_feed_later(struct smc_conn *conn, enum smc_close_event event);
+bool smc_close_atomic(struct smc_sock *smc, u16 actions);
+void smc_close_todo(struct smc_sock *smc);
+void smc_close_abort(struct smc_sock *smc);
+int smc_close_diag_state(const struct smc_conn *conn);
 void smc_conn_release(struct smc_sock *smc);
 int smc_conn_shutdown(struct smc_sock *smc, int how);
+void smc_conn_close_timeout(struct work_struct *work);
 void smc_conn_lgr_gone(struct smc_link_group *lgr);
 void smc_conn_tcp_error(struct smc_sock *smc);
 

@@ -67,6 +67,12 @@ static int smc_diag_fill(struct sock *sk, void *arg)
 	memset(r, 0, sizeof(*r));
 	smc_diag_fill_id(r, sk);
 	r->diag_state = READ_ONCE(sk->sk_state);
+	/* acquire, pairs with smc_hs_finish(): DONE means conn is set up */
+	done = smp_load_acquire(&smc->hs) == SMC_HS_DONE;
+	/* an SMC-R connection's state is where its closing is (4.8) */
+	if (done && !READ_ONCE(smc->use_fallback) &&
+	    r->diag_state == SMC_ACTIVE)
+		r->diag_state = smc_close_diag_state(&smc->conn);
 	r->diag_mode = READ_ONCE(smc->use_fallback) ?
 		       SMC_DIAG_MODE_FALLBACK_TCP : SMC_DIAG_MODE_SMCR;
 	r->diag_shutdown = READ_ONCE(sk->sk_shutdown);
@@ -83,8 +89,6 @@ static int smc_diag_fill(struct sock *sk, void *arg)
 		if (nla_put(ctx->skb, SMC_DIAG_FALLBACK, sizeof(fb), &fb))
 			goto cancel;
 	}
-	/* acquire, pairs with smc_hs_finish(): DONE means conn is set up */
-	done = smp_load_acquire(&smc->hs) == SMC_HS_DONE;
 	if ((ctx->ext & (SMC_DIAG_EXT(CONNINFO) | SMC_DIAG_EXT(LGRINFO))) &&
 	    done && !smc->use_fallback) {
 		struct smc_diag_conninfo ci = {};

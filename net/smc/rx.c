@@ -207,12 +207,11 @@ static int smc_rx_check_rmbe(struct smc_sock *smc)
 	spin_unlock_bh(&conn->lock);
 	if (ok)
 		return 0;
-	if (!(READ_ONCE(conn->sent_flags) & SMC_CDC_CONN_ABORT)) {
+	if (!smc_conn_aborted(conn)) {
 		pr_warn_ratelimited("link group %u connection %u: RMBE eye catcher overwritten, connection reset\n",
 				    conn->lgr->id, conn->token);
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
 		smc_tx_discard(conn);
-		smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
+		smc_close_abort(smc);
 	}
 	return -ECONNRESET;
 }

@@ -146,7 +146,7 @@ MODULE_PARM_DESC(lgr_linger_ms,
 module_param_cb(close_timeout_ms, &smc_tunable_ops,
 		&smc_tunables[SMC_TUNABLE_CLOSE_TIMEOUT], 0644);
 MODULE_PARM_DESC(close_timeout_ms,
-		 "After close(), wait this long for the peer's close or abort before aborting and reusing the RMB element, in ms (100-3600000, default 60000)");
+		 "The close timer (RFC 7609 4.8.1): after close(), how long to wait for the peer's close or abort before resetting TCP and reusing the RMB element; after shutdown(SHUT_WR), how long the peer may stay silent before an abort, in ms (100-3600000, default 60000)");
 module_param_cb(rmem, &smc_tunable_ops, &smc_tunables[SMC_TUNABLE_RMEM],
 		0644);
 MODULE_PARM_DESC(rmem,
