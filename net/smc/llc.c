@@ -17,8 +17,11 @@
  * Flows so far: first contact's CONFIRM LINK (server sends the request,
  * client replies, 3.5.1.5) and the link group's end (DELETE LINK all).
  * Requests of flows smcr does not run yet get the negative reply the RFC
- * defines: ADD LINK is rejected ("no alternate path"), CONFIRM RKEY and
- * DELETE RKEY are answered negatively.
+ * defines: the server's ADD LINK is rejected ("no alternate path"),
+ * CONFIRM RKEY and DELETE RKEY are answered negatively. A client's ADD
+ * LINK is no request but a hint that gets no reply (3.5.5.1.2): the
+ * server ignores it, as it must when the link group has the negotiated
+ * maximum of links (smcr announces one).
  *
  * Keepalive (4.5.3): when nothing arrived on an active link for
  * keepalive_ms, a TEST LINK request goes out; without its reply within
@@ -205,7 +208,7 @@ static void smc_llc_refuse(struct smc_link *lnk,
 
 	resp.response = true;
 	switch (req->type) {
-	case SMC_LLC_ADD_LINK:
+	case SMC_LLC_ADD_LINK:		/* the server's (3.5.1.6.1) */
 		resp.add_link.reject = true;
 		resp.add_link.reject_rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
 		break;
@@ -229,6 +232,21 @@ static void smc_llc_refuse(struct smc_link *lnk,
 	 * messages meets smc_wr_tx_get()'s limit elsewhere)
 	 */
 	smc_llc_send(lnk, &resp, false);
+}
+
+/*
+ * 3.5.5.1.2: a client's ADD LINK request tells the server that the client
+ * has a new RNIC; the server answers with an ADD LINK exchange of its own
+ * or not at all, and the client waits for no reply. With the negotiated
+ * maximum of links (SMC_LLC_OUR_MAX_LINKS) in use the server "must
+ * ignore" it: logged, nothing sent.
+ */
+static void smc_llc_add_link_hint(struct smc_link *lnk,
+				  const struct smc_llc_msg_info *req)
+{
+	pr_info_ratelimited("link group %u: the client's ADD LINK (GID %pI6) ignored: at most %u link per link group\n",
+			    lnk->lgr->id, req->add_link.gid,
+			    SMC_LLC_OUR_MAX_LINKS);
 }
 
 static void smc_llc_delete_link(struct smc_link *lnk,
@@ -273,7 +291,9 @@ static void smc_llc_handle(struct smc_link *lnk,
 	default:
 		break;
 	}
-	if (info->type == SMC_LLC_DELETE_LINK)
+	if (ev == SMC_LLC_EV_ADD_LINK_CLNT)
+		smc_llc_add_link_hint(lnk, info);
+	else if (info->type == SMC_LLC_DELETE_LINK)
 		smc_llc_delete_link(lnk, info);
 	else
 		smc_llc_refuse(lnk, info);

@@ -11,8 +11,11 @@
 #  - llc-unknown (unknown and unsupported types, a wrong length),
 #    llc-unsolicited (replies nobody asked for), llc-wrong-sender (a
 #    client's CONFIRM LINK request): dropped, smcr sends no LLC message;
-#  - llc-add-link (random ADD LINK bodies): never accepted - dropped as
-#    malformed or refused with the reject flag;
+#  - llc-add-link (random ADD LINK bodies) and llc-add-link-hint (a
+#    well-formed one): a client's ADD LINK is a hint that gets no reply
+#    (3.5.5.1.2) - dropped as malformed or ignored, smcr sends no LLC
+#    message (before the fix smcr rejected the hint with an ADD LINK
+#    reply);
 #  - llc-delete-link-unknown (DELETE LINK of link 7): ignored, no reply
 #    (before the fix smcr ended the link group for it);
 #  - llc-delete-rkey (8 unknown rkeys): one negative reply;
@@ -24,8 +27,8 @@ source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 B=$(st_size 256K 64K)
-scripts=(llc-unknown llc-unsolicited llc-wrong-sender llc-add-link llc-delete-link-unknown llc-delete-rkey
-	llc-test-link-flood)
+scripts=(llc-unknown llc-unsolicited llc-wrong-sender llc-add-link llc-add-link-hint llc-delete-link-unknown
+	llc-delete-rkey llc-test-link-flood)
 if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1
 	st_param lgr_linger_ms 3000 || exit 1

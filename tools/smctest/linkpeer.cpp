@@ -725,18 +725,42 @@ const std::vector<Script> &scripts()
 			 });
 		 }},
 		{"llc-add-link", "8 ADD LINK requests with seeded random bodies",
-		 "never accepted: each is dropped as malformed or refused (ADD LINK reply with the reject flag), the "
-		 "link lives, data byte-exact",
+		 "a client's ADD LINK gets no reply (3.5.5.1.2): each is dropped as malformed or ignored as a hint, "
+		 "smcr sends no LLC message, the link lives, data byte-exact",
 		 [](Peer &p, const Config &c) {
 			 std::mt19937 rng(static_cast<uint32_t>(c.seed));
-			 ignored_then_honest(p, c, "llc-add-link", [&](Peer &q) {
+			 llc_dropped_then_honest(p, c, "llc-add-link", [&](Peer &q) {
 				 for (int i = 0; i < 8; ++i)
 					 q.send_msg(llc_garbage(rng, wire::kAddLink, 0));
 			 });
-			 for (const LlcSeen &l : p.llc_seen())
-				 if (l.type == wire::kAddLink && !(l.flags & 0x40))
-					 throw Failure("llc-add-link: smcr accepted an ADD LINK (reply without reject)");
-			 say("llc-add-link: " + std::to_string(p.llc_replies(wire::kAddLink)) + " of 8 refused, the rest dropped");
+		 }},
+		{"llc-add-link-hint",
+		 "a well-formed ADD LINK request of the client (our MAC and GID, link number 0, a new QP number): "
+		 "the client's notice of a new RNIC (3.5.5.1.2)",
+		 "a hint, not a request: smcr, at its maximum of one link, ignores it - no LLC message within 3 s, "
+		 "the link lives (TEST LINK answered), data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 constexpr uint64_t kQuietMs = 3000;
+			 wire::AddLink a;
+			 a.mac = p.port().mac;
+			 a.gid = p.port().gid;
+			 a.qpn = static_cast<uint32_t>(c.seed) & 0xffffff;
+			 a.mtu = static_cast<uint8_t>(p.port().active_mtu);
+			 a.psn = static_cast<uint32_t>(c.seed >> 24) & 0xffffff;
+			 p.send_msg(wire::add_link_build(a));
+			 p.pump_for(kQuietMs);
+			 if (!p.llc_seen().empty())
+				 throw Failure("llc-add-link-hint: smcr answered the client's ADD LINK with " +
+					       wire::llc_name(p.llc_seen().front().type) +
+					       ((p.llc_seen().front().flags & wire::kLlcResp) ? " reply" : " request") +
+					       ((p.llc_seen().front().flags & 0x40) ? " (reject)" : "") +
+					       "; 3.5.5.1.2: the client waits for no reply");
+			 say("llc-add-link-hint: no LLC message in " + std::to_string(kQuietMs) + " ms");
+			 p.expect_link_alive("llc-add-link-hint");
+			 p.duplex(c.bytes);
+			 if (!p.llc_seen().empty())
+				 throw Failure("llc-add-link-hint: smcr sent " + wire::llc_name(p.llc_seen().front().type) +
+					       " after the client's ADD LINK");
 		 }},
 		{"llc-delete-link-unknown", "DELETE LINK (this one link, not all) naming link 7, which the link group "
 					    "does not have",

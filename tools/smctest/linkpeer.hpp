@@ -151,6 +151,7 @@ public:
 	uint64_t rx_cons() const { return rx_cons_; }
 	uint16_t tx_seq() const { return tx_seq_; }
 	const clc::AcceptConfirmSpec &accept() const { return acc_; }
+	const verbs::Port &port() const { return port_; }
 
 private:
 	uint8_t *send_slot() { return msgs_.data() + (tx_slot_++ % kSendSlots) * wire::kMsgLen; }

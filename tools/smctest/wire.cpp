@@ -123,6 +123,18 @@ std::optional<ConfirmLink> confirm_link_parse(const uint8_t *p, size_t len)
 	return c;
 }
 
+Msg add_link_build(const AddLink &a)
+{
+	Msg m = llc_build(kAddLink, a.response ? kLlcResp : 0);
+	std::memcpy(&m[4], a.mac.data(), 6);
+	std::memcpy(&m[12], a.gid.data(), 16);
+	put24(&m[28], a.qpn);
+	m[31] = a.link_num;
+	m[32] = a.mtu & 0x0f;
+	put24(&m[33], a.psn);
+	return m;
+}
+
 // A.3.4, Figure 35: link number 4, reason 5..8
 Msg delete_link_build(bool response, bool all, bool orderly, uint8_t link_num, uint32_t reason)
 {

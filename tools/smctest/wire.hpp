@@ -76,6 +76,21 @@ struct ConfirmLink {
 Msg confirm_link_build(const ConfirmLink &c);
 std::optional<ConfirmLink> confirm_link_parse(const uint8_t *p, size_t len);
 
+// ADD LINK (A.3.2) in Linux's layout (include/smcr/llc_wire.h): MAC 4,
+// two reserved bytes, GID 12, QPN 28, link 31, MTU 32 (low nibble), PSN 33.
+// A client's request is a hint with link number 0 (3.5.5.1.2).
+struct AddLink {
+	bool response = false;
+	std::array<uint8_t, 6> mac{};
+	std::array<uint8_t, 16> gid{};
+	uint32_t qpn = 0;
+	uint8_t link_num = 0;
+	uint8_t mtu = 0;
+	uint32_t psn = 0;
+};
+
+Msg add_link_build(const AddLink &a);
+
 // Any LLC message: header, then the body bytes as given (zero padded).
 Msg llc_build(uint8_t type, uint8_t flags, const uint8_t *body = nullptr, size_t body_len = 0);
 // DELETE LINK (A.3.4): link number, reason; flags 0x40 all, 0x20 orderly
