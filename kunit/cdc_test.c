@@ -269,7 +269,10 @@ static void cdc_reject_cursors(struct kunit *test)
 					    &out), -ERANGE);
 }
 
-/* 4.6.1: the failover validation message; only F, seqno and token count */
+/*
+ * 4.6.1: the peer's failover validation message; only F, seqno and token
+ * count
+ */
 static void cdc_failover_validation(struct kunit *test)
 {
 	static const u8 golden[SMC_CDC_MSG_LEN] = {
@@ -281,9 +284,7 @@ static void cdc_failover_validation(struct kunit *test)
 	struct smc_cdc_info out;
 	u8 *raw = (u8 *)&msg;
 
-	smc_cdc_build_validation(&msg, 7, 0x1001);
-	KUNIT_EXPECT_MEMEQ(test, &msg, golden, sizeof(golden));
-
+	memcpy(&msg, golden, sizeof(msg));
 	/* garbage cursors and flags beside F are not looked at */
 	memset(raw + 8, 0xff, 16);
 	raw[25] = SMC_CDC_CONN_ABORT;

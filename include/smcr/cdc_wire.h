@@ -77,8 +77,6 @@ struct smc_cdc_info {
 
 void smc_cdc_build(struct smc_cdc_msg_wire *msg,
 		   const struct smc_cdc_info *info);
-void smc_cdc_build_validation(struct smc_cdc_msg_wire *msg, u16 seqno,
-			      u32 token);
 int smc_cdc_parse(const void *buf, size_t len,
 		  const struct smc_ring *local_rmbe,
 		  const struct smc_ring *peer_rmbe,

@@ -322,6 +322,5 @@ int smc_llc_check_sender(const struct smc_llc_msg_info *info,
 int smc_llc_event_of(const struct smc_llc_msg_info *info, bool from_server);
 const struct smc_llc_collision *
 smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event);
-bool smc_llc_flow_may_start(enum smc_llc_flow cur, enum smc_llc_flow next);
 
 #endif /* _SMCR_LLC_H */

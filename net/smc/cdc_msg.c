@@ -50,8 +50,6 @@ static struct smc_cursor smc_cdc_cursor_get(const struct smc_cdc_cursor_wire *w)
  * smc_cdc_build() - encode a CDC message
  * @msg: buffer to fill, SMC_CDC_MSG_LEN bytes
  * @info: fields to send; reserved flag bits are not sent
- *
- * For a failover validation message use smc_cdc_build_validation().
  */
 void smc_cdc_build(struct smc_cdc_msg_wire *msg,
 		   const struct smc_cdc_info *info)
@@ -65,24 +63,6 @@ void smc_cdc_build(struct smc_cdc_msg_wire *msg,
 	smc_cdc_cursor_put(&msg->cons, info->cons);
 	msg->prod_flags = info->prod_flags & ~SMC_CDC_PROD_RESERVED;
 	msg->conn_flags = info->conn_flags & ~SMC_CDC_CONN_RESERVED;
-}
-
-/**
- * smc_cdc_build_validation() - encode a failover validation message (4.6.1)
- * @msg: buffer to fill, SMC_CDC_MSG_LEN bytes
- * @seqno: sequence number of the last CDC message whose RDMA write the
- *	peer's RNIC acknowledged (SS); not a new number
- * @token: the peer's alert token of the connection
- */
-void smc_cdc_build_validation(struct smc_cdc_msg_wire *msg, u16 seqno,
-			      u32 token)
-{
-	memset(msg, 0, sizeof(*msg));
-	msg->type = SMC_CDC_MSG_TYPE;
-	msg->len = SMC_CDC_MSG_LEN;
-	msg->seqno = cpu_to_be16(seqno);
-	msg->token = cpu_to_be32(token);
-	msg->prod_flags = SMC_CDC_PROD_FAILOVER;
 }
 
 /**

@@ -12,7 +12,7 @@
  *   - every other request is queued for the link group's ordered LLC
  *     workqueue, which handles them one at a time. Before handling one it
  *     consults the collision table (smc_llc_collision_lookup()) with the
- *     local flow in progress.
+ *     local flow in progress (none runs yet: SMC_LLC_FLOW_NONE).
  *
  * Flows so far: first contact's CONFIRM LINK (server sends the request,
  * client replies, 3.5.1.5) and the link group's end (DELETE LINK all).

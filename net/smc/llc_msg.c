@@ -138,30 +138,23 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
 	SMC_LLC_UNSUPPORTED(SMC_LLC_DELETE_RKEY_V2, "DELETE RKEY v2"),
 };
 
-/* Named by RFC 7609 3.5.5.3.x, or smcr's choice (reasons below) */
-#define RFC(a)		{ .action = SMC_LLC_ACT_##a, .rfc = true }
+/* smcr's choice: the RFC names actions for collisions only */
 #define OWN(a)		{ .action = SMC_LLC_ACT_##a, .rfc = false }
 
 /*
- * The collision table: (flow in progress here, request from the peer) ->
- * action. The server leads the link group, so it wins a collision with a
- * client's exchange (YIELD on the client; REJECT or QUEUE on the server).
- *
- * smcr's choices, where the RFC names no action:
- * - with no flow in progress every request is simply handled;
- * - a CONFIRM LINK request belongs to the ADD LINK flow that it confirms;
- * - DELETE RKEY during an ADD/DELETE LINK exchange is refused like
- *   CONFIRM RKEY (3.5.5.3: RKeys cannot change while links are added or
- *   deleted);
- * - a second ADD LINK of the server while the client takes part in one
- *   is dropped (the server cannot have started it);
- * - the server's DELETE LINK of one link during an ADD LINK exchange is
- *   handled: it is how the server ends an ADD LINK whose CONFIRM LINK
- *   failed (3.5.1.6.2);
- * - other requests the peer should not send during the flow are queued.
+ * The collision table (RFC 7609 3.5.5.3): (flow in progress here, request
+ * from the peer) -> action. One row so far: no local flow runs on the LLC
+ * workqueue yet (first contact's CONFIRM LINK is a handshake's waiter, not
+ * a flow), so smc_llc_handle() only looks up SMC_LLC_FLOW_NONE, where
+ * nothing collides and every request is simply handled - or, for DELETE
+ * LINK of all links, ends the link group (TEST LINK is answered on
+ * receipt and never looked up; its cell keeps the row total). The rows
+ * of 3.5.5.3.1-3 come with the flows that run during them (adding and
+ * deleting links, RKey exchanges), and with the server-leads rule they
+ * apply: the server wins a collision with a client's exchange.
  */
 static const struct smc_llc_collision
-smc_llc_collisions[SMC_LLC_FLOW_CNT][SMC_LLC_EV_CNT] = {
+smc_llc_collisions[][SMC_LLC_EV_CNT] = {
 	[SMC_LLC_FLOW_NONE] = {
 		[SMC_LLC_EV_TEST_LINK]		= OWN(REPLY),
 		[SMC_LLC_EV_CONFIRM_LINK]	= OWN(PROCESS),
@@ -174,70 +167,9 @@ smc_llc_collisions[SMC_LLC_FLOW_CNT][SMC_LLC_EV_CNT] = {
 		[SMC_LLC_EV_CONFIRM_RKEY]	= OWN(PROCESS),
 		[SMC_LLC_EV_DELETE_RKEY]	= OWN(PROCESS),
 	},
-	/* 3.5.5.3.1 */
-	[SMC_LLC_FLOW_ADD_LINK] = {
-		[SMC_LLC_EV_TEST_LINK]		= RFC(REPLY),
-		[SMC_LLC_EV_CONFIRM_LINK]	= OWN(PROCESS),
-		[SMC_LLC_EV_ADD_LINK_CLNT]	= RFC(IGNORE),
-		[SMC_LLC_EV_ADD_LINK_SERV]	= OWN(IGNORE),
-		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= RFC(QUEUE),
-		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
-		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= OWN(PROCESS),
-		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= OWN(TERMINATE),
-		[SMC_LLC_EV_CONFIRM_RKEY]	= RFC(REJECT),
-		[SMC_LLC_EV_DELETE_RKEY]	= OWN(REJECT),
-	},
-	/* 3.5.5.3.2 */
-	[SMC_LLC_FLOW_DEL_LINK] = {
-		[SMC_LLC_EV_TEST_LINK]		= RFC(REPLY),
-		[SMC_LLC_EV_CONFIRM_LINK]	= OWN(QUEUE),
-		[SMC_LLC_EV_ADD_LINK_CLNT]	= RFC(QUEUE),
-		[SMC_LLC_EV_ADD_LINK_SERV]	= OWN(QUEUE),
-		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= RFC(QUEUE),
-		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
-		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= OWN(QUEUE),
-		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= RFC(TERMINATE),
-		[SMC_LLC_EV_CONFIRM_RKEY]	= RFC(REJECT),
-		[SMC_LLC_EV_DELETE_RKEY]	= OWN(REJECT),
-	},
-	/*
-	 * 3.5.5.3.3. The peer's own RKey exchanges run concurrently with
-	 * ours (3.5.5.3: "do not represent a collision").
-	 */
-	[SMC_LLC_FLOW_RKEY] = {
-		[SMC_LLC_EV_TEST_LINK]		= RFC(REPLY),
-		[SMC_LLC_EV_CONFIRM_LINK]	= RFC(QUEUE),
-		[SMC_LLC_EV_ADD_LINK_CLNT]	= RFC(QUEUE),
-		[SMC_LLC_EV_ADD_LINK_SERV]	= RFC(YIELD),
-		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= RFC(QUEUE),
-		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
-		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= RFC(YIELD),
-		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= RFC(TERMINATE),
-		[SMC_LLC_EV_CONFIRM_RKEY]	= RFC(PROCESS),
-		[SMC_LLC_EV_DELETE_RKEY]	= RFC(PROCESS),
-	},
 };
 
-#undef RFC
 #undef OWN
-
-/*
- * Which local flow may start while another is in progress: the exchanges
- * that change the configuration run one at a time (3.5.5.3, "it must not
- * start another exchange"); TEST LINK is no flow and always may run.
- */
-static const bool
-smc_llc_may_start[SMC_LLC_FLOW_CNT][SMC_LLC_FLOW_CNT] = {
-	[SMC_LLC_FLOW_NONE] = {
-		[SMC_LLC_FLOW_NONE]	= true,
-		[SMC_LLC_FLOW_ADD_LINK]	= true,
-		[SMC_LLC_FLOW_DEL_LINK]	= true,
-		[SMC_LLC_FLOW_RKEY]	= true,
-	},
-	[SMC_LLC_FLOW_ADD_LINK]	= { [SMC_LLC_FLOW_NONE] = true },
-	[SMC_LLC_FLOW_DEL_LINK]	= { [SMC_LLC_FLOW_NONE] = true },
-	[SMC_LLC_FLOW_RKEY]	= { [SMC_LLC_FLOW_NONE] = true },
-};
 
 /**
  * smc_llc_type_desc() - look up what smcr knows about an LLC type
@@ -859,28 +791,15 @@ int smc_llc_event_of(const struct smc_llc_msg_info *info, bool from_server)
  * @event: the request, see smc_llc_event_of()
  *
  * Return: the cell of the collision table (RFC 7609 3.5.5.3), or NULL if
- * @flow or @event is out of range.
+ * @event is out of range or the table has no row for @flow (no flow but
+ * SMC_LLC_FLOW_NONE runs yet).
  */
 const struct smc_llc_collision *
 smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
 {
-	if ((unsigned int)flow >= SMC_LLC_FLOW_CNT ||
-	    (unsigned int)event >= SMC_LLC_EV_CNT)
+	const size_t rows = ARRAY_SIZE(smc_llc_collisions);
+
+	if ((unsigned int)flow >= rows || (unsigned int)event >= SMC_LLC_EV_CNT)
 		return NULL;
 	return &smc_llc_collisions[flow][event];
-}
-
-/**
- * smc_llc_flow_may_start() - may a local flow start now
- * @cur: the flow in progress (SMC_LLC_FLOW_NONE if none)
- * @next: the flow to start
- *
- * Return: true if @next may start while @cur is in progress.
- */
-bool smc_llc_flow_may_start(enum smc_llc_flow cur, enum smc_llc_flow next)
-{
-	if ((unsigned int)cur >= SMC_LLC_FLOW_CNT ||
-	    (unsigned int)next >= SMC_LLC_FLOW_CNT)
-		return false;
-	return smc_llc_may_start[cur][next];
 }

@@ -93,27 +93,6 @@ void smc_nl_source_unregister(const struct smc_nl_source *src)
 	mutex_unlock(&smc_nl_src_lock);
 }
 
-/**
- * smc_ueid_copy() - copy the user EID table of a namespace
- * @net: the namespace
- * @ueids: receives the entries, blank padded
- *
- * Context: process context.
- * Return: number of entries copied.
- */
-int smc_ueid_copy(const struct net *net,
-		  u8 ueids[SMC_MAX_UEID][SMC_MAX_EID_LEN])
-{
-	struct smc_nl_net *nn = smc_nl_net(net);
-	int n;
-
-	mutex_lock(&nn->lock);
-	n = nn->ueid_cnt;
-	memcpy(ueids, nn->ueid, n * SMC_MAX_EID_LEN);
-	mutex_unlock(&nn->lock);
-	return n;
-}
-
 /* Dump consistency: a generation of 0 would mean "unset" to netlink. */
 static void smc_nl_set_gen(struct netlink_callback *cb, u32 gen)
 {

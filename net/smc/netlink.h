@@ -10,8 +10,9 @@
  * never builds netlink messages itself. Until a source is registered the
  * dumps are empty.
  *
- * The user EID table (per network namespace) lives in netlink.c; the CLC
- * code reads it with smc_ueid_copy().
+ * The user EID table (per network namespace) lives in netlink.c and only
+ * the netlink commands use it: smcr negotiates SMC-R v1, whose CLC
+ * messages carry no EID (A.2), so nothing else reads it.
  */
 #ifndef _SMCR_NETLINK_H
 #define _SMCR_NETLINK_H
@@ -167,8 +168,5 @@ struct smc_nl_source {
 
 int smc_nl_source_register(const struct smc_nl_source *src);
 void smc_nl_source_unregister(const struct smc_nl_source *src);
-
-int smc_ueid_copy(const struct net *net,
-		  u8 ueids[SMC_MAX_UEID][SMC_MAX_EID_LEN]);
 
 #endif /* _SMCR_NETLINK_H */
