@@ -27,6 +27,13 @@
  * Send buffers are not registered: RDMA writes read them with the link's
  * PD's local DMA lkey.
  *
+ * An RMB element the peer may write into although no connection owns it
+ * any more - a subsequent contact that failed after the server's Accept
+ * (3.5.2.4: the client writes as soon as its Confirm is out; C.3: the
+ * server can then only break the connection) - is abandoned
+ * (smc_buf_abandon()): it stays taken until the link group ends, when the
+ * peer's QP and the rkey go with it.
+ *
  * Teardown: the memory registrations and DMA mappings go with the link
  * group's links (smc_buf_unmap_all(), the device is still there); the
  * memory itself only when the link group is freed (smc_buf_free_all()),
@@ -38,6 +45,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
 #include <linux/gfp.h>
 #include <linux/slab.h>
 #include <smcr/clc.h>
@@ -45,6 +53,13 @@
 #include "core.h"
 
 #define SMC_BUF_SIZE		(256U << 10)	/* per buffer, at least */
+
+/*
+ * Abandoned RMB elements a link group may hold: each is memory nobody can
+ * use until the link group ends, and a peer that fails its subsequent
+ * contacts on purpose must not make that unbounded.
+ */
+#define SMC_BUF_ABANDONED_MAX	16
 
 static u32 smc_buf_elem_size(u8 cls)
 {
@@ -177,17 +192,53 @@ out:
  * @e: from smc_buf_get(); cleared
  *
  * The element is zeroed before reuse (a new connection must not read an
- * old one's data).
+ * old one's data); an abandoned one stays taken (smc_buf_abandon()).
  */
 void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e)
 {
 	if (!e->buf)
 		return;
 	mutex_lock(&lgr->buf_lock);
-	memset(smc_buf_elem_cpu(e), 0, e->buf->elem_size);
-	clear_bit(e->idx, &e->buf->used);
+	if (!test_bit(e->idx, &e->buf->abandoned)) {
+		memset(smc_buf_elem_cpu(e), 0, e->buf->elem_size);
+		clear_bit(e->idx, &e->buf->used);
+	}
 	mutex_unlock(&lgr->buf_lock);
 	e->buf = NULL;
+}
+
+/**
+ * smc_buf_abandon() - keep an RMB element out of use until its link group
+ *	ends
+ * @lgr: the link group
+ * @e: an RMB element from smc_buf_get(), still held
+ *
+ * For an element whose rkey and index the peer learnt and may still write
+ * into, though its connection failed before the peer could be told to
+ * stop: on a subsequent contact after the server's Accept (RFC 7609
+ * 3.5.2.4, C.3). The owner releases it as usual (smc_buf_put()); the
+ * element then stays taken, never zeroed for another connection, until
+ * the link group's buffers are freed.
+ *
+ * Context: process; takes lgr->buf_lock.
+ * Return: true if @lgr now holds SMC_BUF_ABANDONED_MAX abandoned elements:
+ * the caller should end it, which frees them.
+ */
+bool smc_buf_abandon(struct smc_link_group *lgr, struct smc_buf_elem *e)
+{
+	struct smc_buf *buf;
+	unsigned int n = 0;
+	int cls;
+
+	if (!e->buf)
+		return false;
+	mutex_lock(&lgr->buf_lock);
+	set_bit(e->idx, &e->buf->abandoned);
+	for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
+		list_for_each_entry(buf, &lgr->bufs[true][cls], list)
+			n += hweight_long(buf->abandoned);
+	mutex_unlock(&lgr->buf_lock);
+	return n >= SMC_BUF_ABANDONED_MAX;
 }
 
 static void smc_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)

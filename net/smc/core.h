@@ -133,6 +133,9 @@ struct smc_wr {
  * @nelem: elements (at most BITS_PER_LONG)
  * @size: bytes
  * @used: bit set per element in use
+ * @abandoned: RMB: bit set per element the peer may still write into
+ *	although no connection owns it (smc_buf_abandon()); it stays in
+ *	@used until the link group ends
  * @cpu: the memory, physically contiguous
  * @sg: the memory as a DMA-mapped scatterlist of one entry
  * @dma: DMA address of @cpu; for an RMB also its iova (the peer's vaddr)
@@ -151,6 +154,7 @@ struct smc_buf {
 	u32			nelem;
 	u32			size;
 	unsigned long		used;
+	unsigned long		abandoned;
 	void			*cpu;
 	struct scatterlist	sg;
 	u64			dma;
@@ -620,6 +624,7 @@ u8 smc_buf_class(u32 size);
 int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 		struct smc_buf_elem *out);
 void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e);
+bool smc_buf_abandon(struct smc_link_group *lgr, struct smc_buf_elem *e);
 int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf);
 void smc_buf_unmap_all(struct smc_link_group *lgr, bool unmap);
 void smc_buf_free_all(struct smc_link_group *lgr);

@@ -35,7 +35,19 @@
  *       CONFIRM LINK notices the CLC message and falls back too.
  *   C.3 Decline window: enforced by construction below (the server drops
  *       the connection if something other than Confirm/Decline follows its
- *       Accept).
+ *       Accept). On a subsequent contact the server decides everything
+ *       its Accept depends on before sending it; whatever fails after it
+ *       (the client's Confirm names another GID, MAC or QP, an unusable
+ *       RMB element, no Confirm in time) resets the connection, and the
+ *       RMB element the Accept named stays out of use until the link
+ *       group ends (smc_buf_abandon()): the client may already be writing
+ *       into it (3.5.2.4).
+ *   C.4 Out of sync: a client whose server claims a subsequent contact
+ *       on a link it does not know declines with the S-bit (A.2.5); a
+ *       server whose client confirms a reused link with another QP ends
+ *       that link group (it cannot decline any more). A Decline with the
+ *       S-bit ends the link group the exchange named (smc_hs_out_of_sync());
+ *       one in place of the Proposal or the Accept names none.
  *
  * The link (RFC 7609 3.5.1): the server's Accept names the link group's
  * QP - a new one in INIT on first contact, the active link's on subsequent
@@ -192,8 +204,12 @@ static int smc_clc_recv(struct smc_sock *smc, u8 *buf)
 	return len;
 }
 
-/* Send our Decline with @code and fall back (the peer reads CLC next). */
-static int smc_hs_decline(struct smc_sock *smc, u32 code)
+/*
+ * Send our Decline with @code, with the S-bit if @out_of_sync, and fall
+ * back (the peer reads CLC next).
+ */
+static int smc_hs_send_decline(struct smc_sock *smc, u32 code,
+			       bool out_of_sync)
 {
 	struct smc_clc_decline dcl;
 	u8 peer_id[SMC_PEER_ID_LEN];
@@ -201,7 +217,7 @@ static int smc_hs_decline(struct smc_sock *smc, u32 code)
 	int rc;
 
 	smc_peer_id_get(peer_id);
-	len = smc_clc_decline_build(&dcl, peer_id, code, false);
+	len = smc_clc_decline_build(&dcl, peer_id, code, out_of_sync);
 	rc = smc_clc_send(smc, &dcl, len);
 	if (rc)
 		return rc;
@@ -209,7 +225,25 @@ static int smc_hs_decline(struct smc_sock *smc, u32 code)
 	return 0;
 }
 
-/* The peer sent a Decline in @hs->buf: fall back with its diagnosis. */
+static int smc_hs_decline(struct smc_sock *smc, u32 code)
+{
+	return smc_hs_send_decline(smc, code, false);
+}
+
+/*
+ * The peer's contact contradicts our link groups (C.4): decline with the
+ * S-bit (A.2.5), which asks the peer to end the link group it meant.
+ */
+static int smc_hs_decline_out_of_sync(struct smc_sock *smc)
+{
+	return smc_hs_send_decline(smc, SMC_CLC_DECL_SYNCERR, true);
+}
+
+/*
+ * The peer sent a Decline in @hs->buf: fall back with its diagnosis.
+ * Whoever named a link group in this exchange acts on its S-bit
+ * (hs->dcl.out_of_sync) with smc_hs_out_of_sync().
+ */
 static int smc_hs_peer_declined(struct smc_sock *smc, struct smc_hs *hs,
 				int len)
 {
@@ -217,6 +251,18 @@ static int smc_hs_peer_declined(struct smc_sock *smc, struct smc_hs *hs,
 		return -EPROTO;
 	smc_set_fallback(smc, SMC_CLC_DECL_PEERDECL, hs->dcl.diagnosis);
 	return 0;
+}
+
+/*
+ * The peer declined with the S-bit after this exchange named @lgr: "the
+ * link group is out of sync and the receiving peer must clean up its
+ * representation of the link group" (A.2.5). End it - DELETE LINK tells
+ * the peer, in case it has its own stale end of it - so that the next
+ * connection with this peer makes a first contact.
+ */
+static void smc_hs_out_of_sync(struct smc_link_group *lgr)
+{
+	smc_lgr_terminate(lgr, true, "peer declined: out of sync (S-bit)");
 }
 
 static u8 smc_hs_type(const struct smc_hs *hs)
@@ -245,18 +291,24 @@ static bool smc_hs_clc_pending(void *arg)
 
 /*
  * With data_path=N the server ends every handshake with a Decline right
- * after the link is confirmed or reused; read it.
+ * after the link is confirmed or reused, and a first contact can end with
+ * one during CONFIRM LINK (C.2); read it. Its S-bit ends @lgr, the link
+ * group the exchange used.
  */
-static int smc_hs_client_final(struct smc_sock *smc, struct smc_hs *hs)
+static int smc_hs_client_final(struct smc_sock *smc, struct smc_hs *hs,
+			       struct smc_link_group *lgr)
 {
-	int len;
+	int len, rc;
 
 	len = smc_clc_recv(smc, hs->buf);
 	if (len < 0)
 		return len;
 	if (smc_hs_type(hs) != SMC_CLC_DECLINE)
 		return -EPROTO;
-	return smc_hs_peer_declined(smc, hs, len);
+	rc = smc_hs_peer_declined(smc, hs, len);
+	if (!rc && hs->dcl.out_of_sync)
+		smc_hs_out_of_sync(lgr);
+	return rc;
 }
 
 /* -EBUSY: too many first contacts pending, or no room on the device */
@@ -298,12 +350,23 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		 * smc_lgr_find() waits for a first contact in progress
 		 */
 		lgr = smc_lgr_find(net, false, &key);
-		if (IS_ERR_OR_NULL(lgr))
+		if (IS_ERR(lgr))
 			return smc_hs_decline(smc, SMC_CLC_DECL_NOSRVLINK);
+		/*
+		 * 3.5.2.2: a subsequent contact names a link we know - peer
+		 * ID, GID, MAC and the server's QP. If we have none, the
+		 * server reuses a link group that is gone on our side: out
+		 * of sync (C.4), decline with the S-bit. Our own link group
+		 * with that key (another QP) stays: the server's DELETE LINK
+		 * or the link's failure ends it if it is stale, and an Accept
+		 * from anyone claiming the peer's key cannot.
+		 */
+		if (!lgr)
+			return smc_hs_decline_out_of_sync(smc);
 		lnk = &lgr->lnk[0];
 		if (lnk->peer.qpn != acc->qpn) {
 			smc_lgr_conn_put(lgr);
-			return smc_hs_decline(smc, SMC_CLC_DECL_NOSRVLINK);
+			return smc_hs_decline_out_of_sync(smc);
 		}
 	} else {
 		lgr = smc_lgr_create(net, false, &key, &hs->offer);
@@ -365,16 +428,15 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		smc_conn_activate(smc, false);
 		return 0;		/* SMC-R */
 	}
+	/* CONFIRM LINK failed because the server declined (C.2): fine */
+	if (!rc || ((rc == -ECONNABORTED || rc == -ETIMEDOUT ||
+		     rc == -ENOLINK) && smc_clc_readable(smc)))
+		rc = smc_hs_client_final(smc, hs, lgr);
 	if (conn)
 		smc_conn_discard(smc);
 	else
 		smc_lgr_conn_put(lgr);
-	/* CONFIRM LINK failed because the server declined (C.2): fine */
-	if (rc && rc != -ECONNABORTED && rc != -ETIMEDOUT && rc != -ENOLINK)
-		return rc;
-	if (rc && !smc_clc_readable(smc))
-		return rc;
-	return smc_hs_client_final(smc, hs);
+	return rc;
 
 decline:			/* in place of the Confirm */
 	if (first) {
@@ -417,6 +479,9 @@ static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
 		return len;
 	switch (smc_hs_type(hs)) {
 	case SMC_CLC_DECLINE:
+		/* in place of the Accept: no link group was named, an S-bit
+		 * has nothing to act on
+		 */
 		return smc_hs_peer_declined(smc, hs, len);
 	case SMC_CLC_ACCEPT:
 		break;
@@ -451,23 +516,27 @@ int smc_hs_client(struct smc_sock *smc)
 	return rc;
 }
 
-/*
- * Server, after its Accept on a link: bring a new link up or check the
- * client's Confirm against the reused one. Return 0 if the link is usable,
- * else the Decline code.
- */
-static u32 smc_hs_server_link(struct smc_link *lnk, bool first,
-			      const struct smc_clc_accept_info *conf,
-			      struct smc_buf *rmb)
+/* The client's end in its Confirm is the one of its Proposal (the key) */
+static bool smc_hs_confirm_matches(const struct smc_link *lnk,
+				   const struct smc_clc_accept_info *conf)
 {
 	const struct smc_lgr_key *key = &lnk->lgr->key;
 
-	/* the client's end: as in its Proposal (the link group's key) */
-	if (memcmp(conf->gid, key->peer_gid, SMC_GID_LEN) ||
-	    memcmp(conf->mac, key->peer_mac, SMC_MAC_LEN))
+	return !memcmp(conf->gid, key->peer_gid, SMC_GID_LEN) &&
+	       !memcmp(conf->mac, key->peer_mac, SMC_MAC_LEN);
+}
+
+/*
+ * Server, after its Accept on first contact: bring the new link up.
+ * Return 0 if the link is usable, else the Decline code (C.2: we may
+ * still decline until CONFIRM LINK succeeded).
+ */
+static u32 smc_hs_server_link(struct smc_link *lnk,
+			      const struct smc_clc_accept_info *conf,
+			      struct smc_buf *rmb)
+{
+	if (!smc_hs_confirm_matches(lnk, conf))
 		return SMC_CLC_DECL_SYNCERR;
-	if (!first)
-		return conf->qpn == lnk->peer.qpn ? 0 : SMC_CLC_DECL_SYNCERR;
 	smc_link_set_peer(lnk, conf);
 	if (smc_link_rtr(lnk) || smc_link_rts(lnk))
 		return SMC_CLC_DECL_ERR_RDYLNK;
@@ -477,6 +546,47 @@ static u32 smc_hs_server_link(struct smc_link *lnk, bool first,
 	if (smc_llc_confirm_link_server(lnk))
 		return SMC_CLC_DECL_TIMEOUT_CL;
 	return 0;
+}
+
+/*
+ * Server, after its Accept on subsequent contact: the client's Confirm
+ * must name its end of the link the Accept named (3.5.2.2).
+ * Return: 0, -EPROTO if its GID or MAC is not that of its Proposal, or
+ * -ESTALE if its QP is not the link's: the client's link to our QP is
+ * another one than ours - the link group is out of sync (C.4).
+ */
+static int smc_hs_server_reuse(const struct smc_link *lnk,
+			       const struct smc_clc_accept_info *conf)
+{
+	if (!smc_hs_confirm_matches(lnk, conf))
+		return -EPROTO;
+	return conf->qpn == lnk->peer.qpn ? 0 : -ESTALE;
+}
+
+/*
+ * A subsequent contact failed after our Accept - the client did not
+ * decline, so it may have sent its Confirm and be writing into the RMB
+ * element the Accept named (3.5.2.4). The Decline window is closed (C.1
+ * "no chase", C.3): the connection is reset, no fallback, and the element
+ * stays out of use until the link group ends. @stale: the client's Confirm
+ * showed the link group out of sync; end it (we cannot send the S-bit,
+ * so we clean up our own representation, and DELETE LINK tells the peer).
+ */
+static int smc_hs_server_abort(struct smc_sock *smc,
+			       struct smc_link_group *lgr, bool conn,
+			       bool stale)
+{
+	if (stale)
+		smc_lgr_terminate(lgr, true,
+				  "client's Confirm names another QP: out of sync");
+	else if (conn && smc_buf_abandon(lgr, &smc->conn.rmbe))
+		smc_lgr_terminate(lgr, true,
+				  "too many RMB elements abandoned after an Accept");
+	if (conn)
+		smc_conn_discard(smc);
+	else
+		smc_lgr_conn_put(lgr);
+	return -ECONNABORTED;
 }
 
 /* Find the link group for the client's Proposal, or create one. */
@@ -492,13 +602,21 @@ static struct smc_link_group *smc_hs_server_lgr(struct smc_sock *smc,
 	return smc_lgr_get(sock_net(&smc->sk), true, &key, &hs->offer, first);
 }
 
+/*
+ * Everything the Accept depends on is decided before it is sent: the link
+ * group (new or reused), our RMB element, its registration on a reused
+ * link. What only the client's Confirm tells - its GID, MAC and QP, its
+ * RMB element - is checked after it; on a first contact a failure there
+ * is still declined (C.2), on a subsequent contact it is an abort
+ * (smc_hs_server_abort()).
+ */
 static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 {
 	struct smc_clc_accept_info *acc = &hs->acc;
 	bool data = READ_ONCE(smc_data_path);
 	struct smc_link_group *lgr = NULL;
 	struct smc_link *lnk = NULL;
-	bool first = true, conn = false;
+	bool first = true, conn = false, accepted = false, sync = false;
 	u32 code = 0;
 	int len, rc;
 
@@ -539,6 +657,8 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		len = 0;
 		goto out;
 	}
+	/* even a failed send may have put the Accept on the wire */
+	accepted = true;
 	len = smc_clc_send(smc, hs->buf, len);
 	if (len)
 		goto out;
@@ -551,6 +671,7 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		goto out;
 	if (smc_hs_type(hs) == SMC_CLC_DECLINE) {
 		len = smc_hs_peer_declined(smc, hs, len);
+		sync = !len && hs->dcl.out_of_sync;
 		goto out;
 	}
 	if (!lnk || smc_hs_type(hs) != SMC_CLC_CONFIRM ||
@@ -563,11 +684,21 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		goto out;
 	}
 	len = 0;
-	if (conn && smc_conn_peer(smc, acc))
-		code = SMC_CLC_DECL_ERR_REGBUF;
-	if (!code)
-		code = smc_hs_server_link(lnk, first, acc,
-					  conn ? smc->conn.rmbe.buf : NULL);
+	if (!first) {
+		rc = smc_hs_server_reuse(lnk, acc);
+		if (!rc && conn)
+			rc = smc_conn_peer(smc, acc);
+		if (rc)
+			return smc_hs_server_abort(smc, lgr, conn,
+						   rc == -ESTALE);
+	} else {
+		if (conn && smc_conn_peer(smc, acc))
+			code = SMC_CLC_DECL_ERR_REGBUF;
+		if (!code)
+			code = smc_hs_server_link(lnk, acc,
+						  conn ? smc->conn.rmbe.buf :
+							 NULL);
+	}
 	/* without the data path the link is there, the connection uses TCP */
 	if (!code && !conn)
 		code = SMC_CLC_DECL_ERR_REGBUF;
@@ -585,6 +716,11 @@ out:
 			smc_conn_activate(smc, true);
 			return 0;
 		}
+		if (sync)
+			smc_hs_out_of_sync(lgr);
+		/* the client did not decline: it may write into our element */
+		if (!first && accepted && len && !smc->use_fallback)
+			return smc_hs_server_abort(smc, lgr, conn, false);
 		if (conn)
 			smc_conn_discard(smc);
 		else

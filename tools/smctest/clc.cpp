@@ -51,7 +51,7 @@ void finish(Bytes &m)
 
 Bytes decline(uint32_t diagnosis, uint8_t version, bool sync)
 {
-	Bytes m = header(Decline, 0, static_cast<uint8_t>(version << 4 | (sync ? 0x08 : 0)));
+	Bytes m = header(Decline, 0, static_cast<uint8_t>(version << 4 | (sync ? kDeclineSync : 0)));
 	put(m, std::array<uint8_t, 8>{0x56, 0x78, 0x02, 0x00, 0x00, 0x11, 0x22, 0x33}); // peer ID
 	put32(m, diagnosis);
 	zeros(m, 4);

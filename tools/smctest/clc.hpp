@@ -50,7 +50,10 @@ Bytes header(uint8_t type, uint16_t length, uint8_t flags);
 // trailer. Used by every builder below.
 void finish(Bytes &m);
 
-// Version 1 Decline (28 bytes), flags = version << 4 | (sync ? 0x08 : 0).
+// The Decline's S-bit (A.2.5): the link group is out of sync.
+inline constexpr uint8_t kDeclineSync = 0x08;
+
+// Version 1 Decline (28 bytes), flags = version << 4 | (sync ? kDeclineSync : 0).
 Bytes decline(uint32_t diagnosis, uint8_t version = 1, bool sync = false);
 Bytes proposal_v1(const ProposalSpec &s);
 // A Proposal shaped like Linux 6.12's (CLC version 2, SMC-R v2 + SMC-R v1,

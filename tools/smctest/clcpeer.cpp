@@ -7,7 +7,10 @@
 //   drop      the smcr side ends the connection (EOF or reset) without
 //             sending a single byte (no fallback);
 //   decline   the smcr side answers with a Decline of an exact diagnosis and
-//             falls back: then checksummed duplex data both ways;
+//             falls back: then checksummed duplex data both ways; the
+//             Decline's S-bit (out of sync, A.2.5) is clear, except for
+//   decline+S scripts (the smcr side's link groups contradict ours), where
+//             it must be set;
 //   data      we sent a valid Decline: the smcr side falls back without
 //             answering: checksummed duplex data both ways;
 //   accept+confirm-drop  (client) the smcr server accepts our Proposal, we
@@ -42,7 +45,7 @@ namespace clc = smctest::clc;
 namespace {
 
 enum class Send { Full, TruncClose, TruncSilent, Nothing };
-enum class Expect { Drop, Decline, Data, AcceptThenConfirmDrop, AcceptThenSilence };
+enum class Expect { Drop, Decline, DeclineSync, Data, AcceptThenConfirmDrop, AcceptThenSilence };
 
 // What the smcr side's address looks like to us (for Proposal prefixes).
 struct Ctx {
@@ -162,6 +165,15 @@ const std::vector<Script> &scripts()
 		{"srv-accept", Role::Server, Send::Full, Expect::Decline, kErrRdyLnk,
 		 "valid v1 Accept: the client declines in place of its Confirm (ERR_RDYLNK)",
 		 [](const Ctx &) { return clc::accept_confirm(clc::Accept); }},
+		{"srv-accept-subsequent", Role::Server, Send::Full, Expect::DeclineSync, kSyncErr,
+		 "valid v1 Accept claiming a subsequent contact (F bit clear) on a link the client does not have "
+		 "(client with a RoCE port, without test_fake_offer): out of sync (RFC 7609 C.4), the client "
+		 "declines SYNCERR with the S-bit",
+		 [](const Ctx &) {
+			 clc::AcceptConfirmSpec s;
+			 s.first_contact = false;
+			 return clc::accept_confirm(clc::Accept, s);
+		 }},
 		{"srv-bad-eyecatcher", Role::Server, Send::Full, Expect::Drop, 0, "Accept with a bad eye catcher",
 		 [](const Ctx &) { auto m = clc::accept_confirm(clc::Accept); m[0] = 0; return m; }},
 		{"srv-len-big", Role::Server, Send::Full, Expect::Drop, 0, "Accept announcing length 0xFFFF",
@@ -206,7 +218,8 @@ void expect_drop(int fd, uint64_t wait_ms, const std::string &label)
 	    (r.eof ? std::string("EOF") : errno_name(r.err)) + ")");
 }
 
-void expect_decline(int fd, uint32_t code, uint64_t wait_ms, const std::string &label)
+// sync: the S-bit (A.2.5, header flags 0x08) must be set, else clear.
+void expect_decline(int fd, uint32_t code, bool sync, uint64_t wait_ms, const std::string &label)
 {
 	auto m = read_clc(fd, wait_ms, "a Decline " + code_str(code));
 	auto d = clc::decline_diagnosis(m);
@@ -215,7 +228,11 @@ void expect_decline(int fd, uint32_t code, uint64_t wait_ms, const std::string &
 			      clc::type_name(m[4]) + ": " + clc::hex(m));
 	if (*d != code)
 		throw Failure(label + ": expected a Decline " + code_str(code) + ", got a Decline " + code_str(*d));
-	say(label + ": got Decline " + code_str(*d) + " as expected");
+	const bool s = clc::parse_header(m.data()).flags & clc::kDeclineSync;
+	if (s != sync)
+		throw Failure(label + ": expected a Decline with the S-bit " + (sync ? "set" : "clear") +
+			      ", got header flags " + clc::hex(clc::Bytes{m[7]}));
+	say(label + ": got Decline " + code_str(*d) + (s ? " with the S-bit" : "") + " as expected");
 }
 
 void fallback_data(const Config &c, int fd, const std::string &label)
@@ -313,7 +330,9 @@ void play(const Config &c, const Script &s, int fd)
 		expect_drop(fd, c.drop_wait_ms, label);
 		break;
 	case Expect::Decline:
-		expect_decline(fd, c.expect_decline ? *c.expect_decline : s.code, c.drop_wait_ms, label);
+	case Expect::DeclineSync:
+		expect_decline(fd, c.expect_decline ? *c.expect_decline : s.code, s.expect == Expect::DeclineSync,
+			       c.drop_wait_ms, label);
 		fallback_data(c, fd, label);
 		break;
 	case Expect::Data:
@@ -357,6 +376,7 @@ int run_clc_peer(const Config &c)
 		for (const auto &s : scripts()) {
 			const char *e = s.expect == Expect::Drop		 ? "drop"
 					: s.expect == Expect::Decline		 ? "decline"
+					: s.expect == Expect::DeclineSync	 ? "decline+S"
 					: s.expect == Expect::Data		 ? "data"
 										 : "accept,confirm->drop";
 			std::cout << s.name << "\trole=" << (s.role == Role::Client ? "client" : "server")

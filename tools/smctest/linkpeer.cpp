@@ -19,6 +19,7 @@
 // whose own checksum says whether a lie reached its data.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -37,6 +38,7 @@
 #include "net.hpp"
 #include "smcr/args.hpp"
 #include "smcr/pattern.hpp"
+#include "transfer.hpp"
 
 namespace smctest::linkpeer {
 
@@ -55,7 +57,7 @@ void Peer::establish()
 
 	// A fresh peer ID (two random bytes, then our MAC, A.2.1): first contact.
 	std::random_device rd;
-	clc::ProposalSpec ps;
+	clc::ProposalSpec &ps = prop_;
 	ps.peer_id[0] = static_cast<uint8_t>(rd());
 	ps.peer_id[1] = static_cast<uint8_t>(rd());
 	std::copy(port_.mac.begin(), port_.mac.end(), ps.peer_id.begin() + 2);
@@ -90,19 +92,7 @@ void Peer::establish()
 	link_->to_rtr(r);
 	link_->to_rts();
 
-	clc::AcceptConfirmSpec conf;
-	conf.peer_id = ps.peer_id;
-	conf.gid = port_.gid;
-	conf.mac = port_.mac;
-	conf.qpn = link_->qpn();
-	conf.rmb_rkey = rmb_mr_->rkey;
-	conf.rmbe_idx = 1;
-	conf.alert_token = kOurToken;
-	conf.rmbe_size_code = kOurSizeCode;
-	conf.mtu = static_cast<uint8_t>(link_->port().active_mtu);
-	conf.rmb_vaddr = reinterpret_cast<uintptr_t>(rmb_.data());
-	conf.psn = link_->psn();
-	clc::Bytes cm = clc::accept_confirm(clc::Confirm, conf);
+	clc::Bytes cm = clc::accept_confirm(clc::Confirm, confirm_spec());
 	write_all(fd_.get(), cm.data(), cm.size());
 
 	if (!pump_until([&] { return confirm_link_.has_value(); }, kWaitMs))
@@ -138,6 +128,63 @@ void Peer::establish()
 	say("link-peer: link up (server QP " + std::to_string(acc_.qpn) + ", ours " + std::to_string(link_->qpn()) +
 	    ", link " + std::to_string(link_num_) + ", server RMBE " + std::to_string(peer_ring_.size) + " bytes" +
 	    (eyec_ ? ", RFC eye catcher" : "") + ")");
+}
+
+clc::AcceptConfirmSpec Peer::confirm_spec() const
+{
+	clc::AcceptConfirmSpec conf;
+	conf.peer_id = prop_.peer_id;
+	conf.gid = port_.gid;
+	conf.mac = port_.mac;
+	conf.qpn = link_->qpn();
+	conf.rmb_rkey = rmb_mr_->rkey;
+	conf.rmbe_idx = 1;
+	conf.alert_token = kOurToken;
+	conf.rmbe_size_code = kOurSizeCode;
+	conf.mtu = static_cast<uint8_t>(link_->port().active_mtu);
+	conf.rmb_vaddr = reinterpret_cast<uintptr_t>(rmb_.data());
+	conf.psn = link_->psn();
+	return conf;
+}
+
+UniqueFd Peer::dial_port(uint16_t port) const
+{
+	Config tc = c_;
+	tc.family = Family::Tcp;
+	tc.port = port;
+	UniqueFd fd = dial(tc, peer_addr(tc));
+	int one = 1;
+	setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+}
+
+Peer::Contact Peer::contact(uint16_t port, bool first) const
+{
+	Contact k{dial_port(port), {}};
+	clc::Bytes prop = clc::proposal_v1(prop_);
+	write_all(k.fd.get(), prop.data(), prop.size());
+	clc::Bytes a = read_clc(k.fd.get(), kWaitMs, "the server's Accept (port " + std::to_string(port) + ")");
+	auto acc = clc::accept_confirm_parse(a);
+	if (!acc || a[4] != clc::Accept)
+		throw Failure("port " + std::to_string(port) + ": expected an Accept, got " + clc::type_name(a[4]) +
+			      ": " + clc::hex(a));
+	k.acc = *acc;
+	if (first && (!k.acc.first_contact || k.acc.qpn == acc_.qpn))
+		throw Failure("port " + std::to_string(port) + ": expected a first contact on a new QP, got F=" +
+			      std::to_string(k.acc.first_contact) + " QP " + std::to_string(k.acc.qpn) +
+			      " (the link's is " + std::to_string(acc_.qpn) + ")");
+	if (!first && (k.acc.first_contact || k.acc.qpn != acc_.qpn))
+		throw Failure("port " + std::to_string(port) + ": expected a subsequent contact on our link (QP " +
+			      std::to_string(acc_.qpn) + "), got F=" + std::to_string(k.acc.first_contact) + " QP " +
+			      std::to_string(k.acc.qpn));
+	say("link-peer: port " + std::to_string(port) + ": Accept, " +
+	    (k.acc.first_contact ? "first" : "subsequent") + " contact, QP " + std::to_string(k.acc.qpn) +
+	    ", RMB element " + std::to_string(k.acc.rmbe_idx) + " at 0x" + [&] {
+		    char b[20];
+		    std::snprintf(b, sizeof(b), "%llx", static_cast<unsigned long long>(k.rmbe_addr()));
+		    return std::string(b);
+	    }() + " rkey " + std::to_string(k.acc.rmb_rkey));
+	return k;
 }
 
 void Peer::wait_sq_room()
@@ -513,6 +560,65 @@ void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
 
 namespace {
 
+constexpr uint32_t kSyncErr = 0x04000000, kNoSmcrDev = 0x03030002;
+
+// After a fallback: the duplex pattern over the TCP connection (we send
+// --seed, the server --seed+1), byte-exact.
+void tcp_duplex(const Config &c, int fd, const std::string &label)
+{
+	TransferSpec s;
+	s.msgsize = c.msgsize;
+	s.send_bytes = c.bytes;
+	s.send_seed = c.seed;
+	s.verify_seed = c.seed + 1;
+	auto r = transfer(fd, s, IoMode::Block);
+	if (r.mismatch_at || r.received.bytes() != c.bytes)
+		throw Failure(label + ": fallback data MISMATCH: received " + std::to_string(r.received.bytes()) +
+			      " of " + std::to_string(c.bytes) + " bytes" +
+			      (r.mismatch_at ? ", first bad offset " + std::to_string(*r.mismatch_at) : ""));
+	say(label + ": fallback, duplex data over TCP byte-exact (" + std::to_string(c.bytes) + " bytes each way)");
+}
+
+void send_clc(int fd, const clc::Bytes &m)
+{
+	write_all(fd, m.data(), m.size());
+}
+
+// smcr aborts the TCP connection fd: a reset, and not a byte before it
+// (after a subsequent contact's Accept there is no Decline, C.3). Pumps
+// the link meanwhile.
+void expect_reset(Peer &p, int fd, const std::string &label)
+{
+	const uint64_t deadline = now_ms() + kWaitMs;
+	clc::Bytes got;
+	std::string end;
+	while (end.empty() && now_ms() < deadline) {
+		p.pump(10);
+		auto r = read_some(fd, 1 << 16, now_ms() + 10);
+		got.insert(got.end(), r.data.begin(), r.data.end());
+		if (r.eof)
+			end = "EOF";
+		else if (r.err)
+			end = errno_name(r.err);
+	}
+	std::string what = std::to_string(got.size()) + " byte(s)";
+	if (got.size() >= clc::kHdrLen) {
+		what += " (" + clc::type_name(got[4]);
+		if (auto d = clc::decline_diagnosis(got)) {
+			char h[12];
+			std::snprintf(h, sizeof(h), "0x%08x", *d);
+			what += std::string(" ") + h;
+		}
+		what += ")";
+	}
+	if (end.empty())
+		throw Failure(label + ": expected a reset, the connection is still open after " +
+			      std::to_string(kWaitMs) + " ms, got " + what);
+	if (!got.empty() || end != "ECONNRESET")
+		throw Failure(label + ": expected a reset without a byte, got " + what + ", then " + end);
+	say(label + ": smcr reset the connection without a byte");
+}
+
 // As ignored_then_honest(), and smcr sent no LLC message in reply.
 void llc_dropped_then_honest(Peer &p, const Config &c, const std::string &label,
 			     const std::function<void(Peer &)> &lie)
@@ -819,6 +925,79 @@ const std::vector<Script> &scripts()
 			 p.send_cdc(0, wire::kConnDoneWriting | wire::kConnClosed);
 			 p.pump_for(500);
 			 p.expect_link_alive("fuzz: all " + std::to_string(n) + " messages sent");
+		 }},
+		{"sync-decline",
+		 "after the duplex exchange on --port, three more TCP connections with our peer ID: --port+1 a "
+		 "Decline SYNCERR with the S-bit in place of the Proposal; --port+2 Proposal, the server's Accept "
+		 "reusing our link (subsequent contact), a Decline SYNCERR with the S-bit in place of the Confirm; "
+		 "--port+3 Proposal again",
+		 "+1: the server falls back (duplex data over TCP byte-exact) and the link lives - that Decline "
+		 "names no link group; +2: fallback, data byte-exact, and the server ends the link group the Accept "
+		 "named (RFC 7609 A.2.5: DELETE LINK on our link); +3: a first contact (F bit, a new QP), which we "
+		 "decline, data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 const auto port = [&](int i) { return static_cast<uint16_t>(c.port + i); };
+			 p.duplex(c.bytes);
+			 {
+				 UniqueFd fd = p.dial_port(port(1));
+				 send_clc(fd.get(), clc::decline(kSyncErr, 1, true));
+				 tcp_duplex(c, fd.get(), "sync-decline: S-bit in place of the Proposal");
+			 }
+			 p.expect_link_alive("sync-decline: S-bit in place of the Proposal");
+			 {
+				 Peer::Contact k = p.contact(port(2));
+				 send_clc(k.fd.get(), clc::decline(kSyncErr, 1, true));
+				 tcp_duplex(c, k.fd.get(), "sync-decline: S-bit in place of the Confirm");
+			 }
+			 p.expect_link_down("sync-decline: S-bit in place of the Confirm");
+			 Peer::Contact k = p.contact(port(3), true);
+			 send_clc(k.fd.get(), clc::decline(kNoSmcrDev));
+			 tcp_duplex(c, k.fd.get(), "sync-decline: the next contact is a first contact");
+		 }},
+		{"subsequent-abort",
+		 "after the duplex exchange on --port, subsequent contacts on more TCP connections with our peer "
+		 "ID: --port+1 Proposal, Accept, a Confirm announcing RMBE size code 15 (beyond what smcr takes), "
+		 "then an RDMA write into the RMB element that Accept named, as a client may once its Confirm is "
+		 "out (3.5.2.4); --port+1 again: Proposal, Accept, Decline; --port+2 Proposal, Accept, a Confirm "
+		 "naming another QP than ours; --port+2 again: Proposal",
+		 "no Decline after a subsequent contact's Accept (C.3): the bad Confirm is answered with a TCP "
+		 "reset and not a byte; our write lands and the next Accept names another element - the first "
+		 "stays out of use, no other connection gets it; that Decline falls back, data over TCP "
+		 "byte-exact; the Confirm with another QP is reset too and the server ends the link group (out of "
+		 "sync, C.4: DELETE LINK on our link); the last Proposal gets a first contact, which we decline, "
+		 "data byte-exact",
+		 [](Peer &p, const Config &c) {
+			 const auto port = [&](int i) { return static_cast<uint16_t>(c.port + i); };
+			 p.duplex(c.bytes);
+			 Peer::Contact bad = p.contact(port(1));
+			 clc::AcceptConfirmSpec conf = p.confirm_spec();
+			 conf.rmbe_size_code = 15;
+			 send_clc(bad.fd.get(), clc::accept_confirm(clc::Confirm, conf));
+			 expect_reset(p, bad.fd.get(), "subsequent-abort: unusable RMB element in the Confirm");
+			 if (p.write_at(bad.rmbe_addr(), bad.acc.rmb_rkey, 4096) != IBV_WC_SUCCESS)
+				 throw Failure("subsequent-abort: our write into the element of the aborted contact "
+					       "failed (" + p.link_error() + ")");
+			 {
+				 Peer::Contact k = p.contact(port(1));
+				 if (k.rmbe_addr() == bad.rmbe_addr())
+					 throw Failure("subsequent-abort: the next Accept names the element of the aborted "
+						       "contact, which we may be writing into");
+				 say("subsequent-abort: the next Accept names another element");
+				 send_clc(k.fd.get(), clc::decline(kNoSmcrDev));
+				 tcp_duplex(c, k.fd.get(), "subsequent-abort: Decline in place of the Confirm");
+			 }
+			 p.expect_link_alive("subsequent-abort: after the reset");
+			 {
+				 Peer::Contact k = p.contact(port(2));
+				 conf = p.confirm_spec();
+				 conf.qpn = (conf.qpn + 1) & 0xffffff;
+				 send_clc(k.fd.get(), clc::accept_confirm(clc::Confirm, conf));
+				 expect_reset(p, k.fd.get(), "subsequent-abort: another QP in the Confirm");
+			 }
+			 p.expect_link_down("subsequent-abort: another QP in the Confirm");
+			 Peer::Contact k = p.contact(port(2), true);
+			 send_clc(k.fd.get(), clc::decline(kNoSmcrDev));
+			 tcp_duplex(c, k.fd.get(), "subsequent-abort: the next contact is a first contact");
 		 }},
 		{"send-imm", "a TEST LINK request sent as SEND with immediate data",
 		 "protocol violation: smcr takes the link down (link group ends, connection reset)",

@@ -77,6 +77,25 @@ public:
 	// TCP, CLC, the QP and CONFIRM LINK; the link is then usable.
 	void establish();
 
+	// --- further contacts (3.5.2): another TCP connection, to port, with
+	// our peer ID, GID and MAC.
+	struct Contact {
+		UniqueFd fd;
+		clc::AcceptConfirmSpec acc;
+		// the server's RMB element the Accept named: its address
+		uint64_t rmbe_addr() const
+		{
+			return acc.rmb_vaddr + static_cast<uint64_t>(acc.rmbe_idx - 1) * clc::rmbe_size(acc.rmbe_size_code);
+		}
+	};
+	UniqueFd dial_port(uint16_t port) const;
+	// Proposal, then the server's Accept: a subsequent contact on our link
+	// (F bit clear, the link's QP) - or, with first, a first contact on a
+	// new QP. Anything else fails the run.
+	Contact contact(uint16_t port, bool first = false) const;
+	// Our honest Confirm (our QP, our RMB's one element).
+	clc::AcceptConfirmSpec confirm_spec() const;
+
 	// --- sending
 	// A CDC message with the current cursors; edit may lie in any field.
 	void send_cdc(uint8_t prod_flags = 0, uint8_t conn_flags = 0,
@@ -163,6 +182,7 @@ private:
 
 	const Config &c_;
 	UniqueFd fd_;
+	clc::ProposalSpec prop_;
 	clc::AcceptConfirmSpec acc_;
 	verbs::Port port_;
 	// Buffers before the link, MRs after it: MRs go first, then the QP,
