@@ -49,6 +49,8 @@ struct close_expect {
 	  A(NOTIFY_RESET) | A(RESET_TCP) | A(STOP_TIMER) | A(FREE_RMBE) }
 #define EXP_TIMEOUT(st) /* 4.8.1: timer, TCP reset, RMBE to the pool */ \
 	{ st, E(TIMEOUT), S(CLOSED),					\
+	  A(NOTIFY_RESET) | A(RESET_TCP) | A(FREE_RMBE) },		\
+	{ st, E(TIMEOUT_BLOCKED), S(CLOSED),				\
 	  A(NOTIFY_RESET) | A(RESET_TCP) | A(FREE_RMBE) }
 /* a local reset after the peer's C: A, and no reply to wait for */
 #define EXP_ABORT_CLOSED(st)						\
@@ -121,7 +123,10 @@ static const struct close_expect close_expect[] = {
 	  A(SEND_A) | A(NOTIFY_RESET) | A(RESET_TCP) | A(START_TIMER) },
 	EXP_LOST_TIMER(S(PEER_CLOSE_WAIT1_WR)),
 	/* the peer still writes: it is alive */
-	{ S(PEER_CLOSE_WAIT1_WR), E(PEER_MSG), S(PEER_CLOSE_WAIT1_WR),
+	{ S(PEER_CLOSE_WAIT1_WR), E(PEER_ALIVE), S(PEER_CLOSE_WAIT1_WR),
+	  A(START_TIMER) },
+	/* the peer waits for us to read: the wait is ours */
+	{ S(PEER_CLOSE_WAIT1_WR), E(TIMEOUT_BLOCKED), S(PEER_CLOSE_WAIT1_WR),
 	  A(START_TIMER) },
 
 	/* PeerCloseWait2 after shutdown(SHUT_WR) */
@@ -136,7 +141,9 @@ static const struct close_expect close_expect[] = {
 	{ S(PEER_CLOSE_WAIT2_WR), E(TIMEOUT), S(PEER_ABORT_WAIT),
 	  A(SEND_A) | A(NOTIFY_RESET) | A(RESET_TCP) | A(START_TIMER) },
 	EXP_LOST_TIMER(S(PEER_CLOSE_WAIT2_WR)),
-	{ S(PEER_CLOSE_WAIT2_WR), E(PEER_MSG), S(PEER_CLOSE_WAIT2_WR),
+	{ S(PEER_CLOSE_WAIT2_WR), E(PEER_ALIVE), S(PEER_CLOSE_WAIT2_WR),
+	  A(START_TIMER) },
+	{ S(PEER_CLOSE_WAIT2_WR), E(TIMEOUT_BLOCKED), S(PEER_CLOSE_WAIT2_WR),
 	  A(START_TIMER) },
 
 	/* AppFinCloseWait: we sent D, the peer C */
@@ -213,6 +220,7 @@ static const struct close_expect close_expect[] = {
 	{ S(PEER_ABORT_WAIT), E(PEER_ABORT), S(CLOSED),
 	  A(STOP_TIMER) | A(FREE_RMBE) },
 	{ S(PEER_ABORT_WAIT), E(TIMEOUT), S(CLOSED), A(FREE_RMBE) },
+	{ S(PEER_ABORT_WAIT), E(TIMEOUT_BLOCKED), S(CLOSED), A(FREE_RMBE) },
 	{ S(PEER_ABORT_WAIT), E(LGR_LOST), S(CLOSED),
 	  A(STOP_TIMER) | A(FREE_RMBE) },
 
@@ -319,7 +327,8 @@ static void close_timer_and_free(struct kunit *test)
 			/* an expired timer needs no stop */
 			KUNIT_EXPECT_EQ_MSG(test,
 					    !!(st.actions & A(STOP_TIMER)),
-					    was && !is && e != E(TIMEOUT),
+					    was && !is && e != E(TIMEOUT) &&
+					    e != E(TIMEOUT_BLOCKED),
 					    "%s + %d",
 					    smc_close_state_name(s), e);
 			KUNIT_EXPECT_EQ_MSG(test,
@@ -368,7 +377,7 @@ static void close_walk_invariants(struct kunit *test)
 			struct smc_close_step st = smc_close_next(cs, e);
 			u8 nh = h;
 
-			if ((e == E(PEER_DONE_WRITING) || e == E(PEER_MSG) ||
+			if ((e == E(PEER_DONE_WRITING) || e == E(PEER_ALIVE) ||
 			     e == E(PEER_CLOSED) || e == E(PEER_ABORT)) &&
 			    (h & (H_RCVD_C | H_RCVD_A)))
 				continue;	/* not a conforming peer */
@@ -401,7 +410,8 @@ static void close_walk_invariants(struct kunit *test)
 					nh |= H_RCVD_A;
 			}
 			if ((e == E(ABORT) || e == E(TIMEOUT) ||
-			     e == E(LGR_LOST)) && st.next != cs)
+			     e == E(TIMEOUT_BLOCKED) || e == E(LGR_LOST)) &&
+			    st.next != cs)
 				nh |= H_RESET;
 			if (st.next == S(CLOSED) && cs != S(CLOSED) &&
 			    !(nh & (H_RESET | H_SENT_A | H_RCVD_A)))

@@ -61,8 +61,9 @@ enum smc_close_state {
  * enum smc_close_event - what can happen to a connection
  * @SMC_CLOSE_EV_ESTABLISHED: rendezvous complete (Figure 22, 2)
  * @SMC_CLOSE_EV_SHUT_WR: the application called shutdown(SHUT_WR)
- * @SMC_CLOSE_EV_CLOSE: close() or shutdown(SHUT_RDWR) with no unread data
- *	in the RMBE
+ * @SMC_CLOSE_EV_CLOSE: close() with no unread data in the RMBE
+ *	(shutdown(SHUT_RDWR) is SHUT_WR's event: the socket stays the
+ *	application's)
  * @SMC_CLOSE_EV_ABORT: the local side resets the connection: a TCP RST
  *	(sent, or received before any A from the peer), close() with unread
  *	data (4.8.1, 3A), a close with pending writes after the peer's C
@@ -70,14 +71,17 @@ enum smc_close_state {
  * @SMC_CLOSE_EV_PEER_DONE_WRITING: a CDC message with D, without C or A
  * @SMC_CLOSE_EV_PEER_CLOSED: a CDC message with C, without A
  * @SMC_CLOSE_EV_PEER_ABORT: a CDC message with A
- * @SMC_CLOSE_EV_ABORT_SENT: the send of our CDC message with A completed,
- *	successfully or not
+ * @SMC_CLOSE_EV_ABORT_SENT: our CDC message with A is posted, or could not
+ *	be (the link is gone); the connection's end then waits for its
+ *	completion (FREE_RMBE)
  * @SMC_CLOSE_EV_TIMEOUT: the close timer expired
+ * @SMC_CLOSE_EV_TIMEOUT_BLOCKED: the close timer expired while the peer's
+ *	last message said it waits for room in our RMBE
  * @SMC_CLOSE_EV_LGR_LOST: the link group has no usable link left: no more
  *	RDMA to or from the peer (4.8.3)
- * @SMC_CLOSE_EV_PEER_MSG: a CDC message from the peer that carries no new
- *	D, C or A: the peer is still there (restarts the close timer after
- *	shutdown(SHUT_WR), while the peer may go on sending)
+ * @SMC_CLOSE_EV_PEER_ALIVE: a CDC message of the peer's that carries no
+ *	new D, C or A: it is still there. Restarts the close timer after
+ *	shutdown(SHUT_WR), while the peer may go on sending.
  * @SMC_CLOSE_NR_EVENTS: number of events
  *
  * The connection flags are sticky in Linux's CDC messages (a later
@@ -93,8 +97,9 @@ enum smc_close_event {
 	SMC_CLOSE_EV_PEER_ABORT,
 	SMC_CLOSE_EV_ABORT_SENT,
 	SMC_CLOSE_EV_TIMEOUT,
+	SMC_CLOSE_EV_TIMEOUT_BLOCKED,
 	SMC_CLOSE_EV_LGR_LOST,
-	SMC_CLOSE_EV_PEER_MSG,
+	SMC_CLOSE_EV_PEER_ALIVE,
 	SMC_CLOSE_NR_EVENTS
 };
 

@@ -172,6 +172,8 @@ void smc_hs_finish(struct smc_sock *smc)
 		smp_mb();
 		if (READ_ONCE(smc->clcsock->sk->sk_state) == TCP_CLOSE)
 			smc_conn_tcp_error(smc);
+		/* what the peer's CDC messages left before DONE (close.c) */
+		smc_conn_upd_queue(smc);
 		smc_keepalive_start(smc);
 	}
 	sk->sk_state_change(sk);

@@ -12,7 +12,7 @@
  * error to the AF_SMC socket, where SO_ERROR (always read from the AF_SMC
  * socket by the socket layer) and poll find it; the data-path wrappers in
  * fallback.c return it once, as TCP would. On an SMC-R connection an
- * error that ended the TCP connection also aborts the SMC-R one (conn.c).
+ * error that ended the TCP connection also aborts the SMC-R one (close.c).
  */
 #include <linux/poll.h>
 #include <linux/tcp.h>
@@ -313,18 +313,25 @@ void smc_sockopt_sync(struct smc_sock *smc)
 	clcsk = clcsock->sk;
 	WRITE_ONCE(clcsk->sk_rcvtimeo, READ_ONCE(sk->sk_rcvtimeo));
 	WRITE_ONCE(clcsk->sk_sndtimeo, READ_ONCE(sk->sk_sndtimeo));
-	WRITE_ONCE(clcsk->sk_lingertime, READ_ONCE(sk->sk_lingertime));
 	WRITE_ONCE(clcsk->sk_priority, READ_ONCE(sk->sk_priority));
 	WRITE_ONCE(clcsk->sk_mark, READ_ONCE(sk->sk_mark));
 	clcsk->sk_reuse = sk->sk_reuse;
 	clcsk->sk_reuseport = sk->sk_reuseport;
-	sock_valbool_flag(clcsk, SOCK_LINGER, sock_flag(sk, SOCK_LINGER));
 	sock_valbool_flag(clcsk, SOCK_URGINLINE, sock_flag(sk, SOCK_URGINLINE));
-	/* over SMC-R keepalive.c sets it, with the link's probe */
-	if ((READ_ONCE(smc->hs) != SMC_HS_DONE || smc->use_fallback) &&
-	    sock_flag(sk, SOCK_KEEPOPEN) != sock_flag(clcsk, SOCK_KEEPOPEN))
-		smc_sockopt_set_int(clcsock, SO_KEEPALIVE,
-				    sock_flag(sk, SOCK_KEEPOPEN));
+	/*
+	 * Over SMC-R keepalive.c sets SO_KEEPALIVE, with the link's probe,
+	 * and close.c SO_LINGER: the application's lingers for the SMC-R
+	 * close, and an SMC-R abort resets TCP.
+	 */
+	if (READ_ONCE(smc->hs) != SMC_HS_DONE || smc->use_fallback) {
+		WRITE_ONCE(clcsk->sk_lingertime, READ_ONCE(sk->sk_lingertime));
+		sock_valbool_flag(clcsk, SOCK_LINGER,
+				  sock_flag(sk, SOCK_LINGER));
+		if (sock_flag(sk, SOCK_KEEPOPEN) !=
+		    sock_flag(clcsk, SOCK_KEEPOPEN))
+			smc_sockopt_set_int(clcsock, SO_KEEPALIVE,
+					    sock_flag(sk, SOCK_KEEPOPEN));
+	}
 	if (READ_ONCE(sk->sk_rcvlowat) != READ_ONCE(clcsk->sk_rcvlowat))
 		smc_sockopt_set_int(clcsock, SO_RCVLOWAT,
 				    READ_ONCE(sk->sk_rcvlowat));

@@ -21,7 +21,9 @@
  * conn->lock, so the next event already sees it.
  *
  * The RMBE goes back (FREE_RMBE) only once the application closed the
- * socket as well: until then the socket's state lives in the connection.
+ * socket as well - until then the socket's state lives in the connection
+ * - and no CDC message of ours is in flight: the RDMA writes before it
+ * may still read the send buffer (a CDC completion follows theirs, RC).
  * SO_LINGER with a time makes close() wait for the peer's C or A (the
  * Closed state), at most that long; the close then goes on without the
  * application, as for any close().
@@ -108,7 +110,9 @@ bool smc_close_atomic(struct smc_sock *smc, u16 actions)
 {
 	if (actions & SMC_CLOSE_ACT_NOTIFY_RESET)
 		smc_close_tell_reset(&smc->sk);
-	if (actions & (SMC_CLOSE_ACT_NOTIFY_RESET | SMC_CLOSE_ACT_NOTIFY_EOF))
+	/* Closed wakes too: close() may linger for it */
+	if (actions & (SMC_CLOSE_ACT_NOTIFY_RESET | SMC_CLOSE_ACT_NOTIFY_EOF |
+		       SMC_CLOSE_ACT_FREE_RMBE))
 		smc_conn_wake(&smc->sk);
 	if (actions & SMC_CLOSE_ACT_START_TIMER)
 		smc_close_timer_start(smc);
@@ -145,7 +149,30 @@ static void smc_close_purge(struct smc_conn *conn)
 	spin_unlock_bh(&conn->lock);
 }
 
-static void smc_close_act(struct smc_sock *smc, u16 act)
+/*
+ * FREE_RMBE, once the application closed too: the connection ends when no
+ * CDC message of ours is in flight (smc_cdc_tx_done() queues upd_work
+ * for the last), or at once when the link group is gone (no queue left
+ * to read our buffers). Socket lock held.
+ */
+static void smc_close_end(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool now;
+
+	spin_lock_bh(&conn->lock);
+	now = conn->lgr && (!conn->cdc_pend || conn->lgr_gone);
+	conn->end_pending = conn->lgr && !now;
+	spin_unlock_bh(&conn->lock);
+	if (now)
+		smc_conn_end(smc);
+}
+
+/*
+ * Carry out @act under the socket lock. @told: the step was taken in
+ * atomic context, which told the application of a reset already.
+ */
+static void smc_close_act(struct smc_sock *smc, u16 act, bool told)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
@@ -154,7 +181,8 @@ static void smc_close_act(struct smc_sock *smc, u16 act)
 	while (act) {
 		if (act & SMC_CLOSE_ACT_NOTIFY_RESET) {
 			smc_close_purge(conn);
-			smc_close_tell_reset(sk);
+			if (!told)
+				smc_close_tell_reset(sk);
 		}
 		if (act & SMC_CLOSE_ACT_SEND_D)
 			smc_cdc_send(smc, SMC_CDC_CONN_DONE_WRITING);
@@ -164,12 +192,14 @@ static void smc_close_act(struct smc_sock *smc, u16 act)
 		if (act & SMC_CLOSE_ACT_SEND_A)
 			smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
 		if (act & (SMC_CLOSE_ACT_NOTIFY_RESET |
-			   SMC_CLOSE_ACT_NOTIFY_EOF))
+			   SMC_CLOSE_ACT_NOTIFY_EOF | SMC_CLOSE_ACT_FREE_RMBE))
 			smc_conn_wake(sk);
 		/*
 		 * SO_LINGER 0: the clcsock's release sends RST (4.8.2, 1).
-		 * After the application's close() the clcsock is gone, and
-		 * with it the TCP connection.
+		 * After the application's close() the clcsock is released:
+		 * TCP closed then, with a FIN after our C (and a peer that
+		 * got our C writes no more, so a timer's FREE_RMBE is safe
+		 * without it), with RST after our A.
 		 */
 		if ((act & SMC_CLOSE_ACT_RESET_TCP) && !conn->released)
 			sock_no_linger(smc->clcsock->sk);
@@ -183,25 +213,36 @@ static void smc_close_act(struct smc_sock *smc, u16 act)
 		act = act & SMC_CLOSE_ACT_SEND_A ?
 		      smc_close_feed(conn, SMC_CLOSE_EV_ABORT_SENT) : 0;
 		spin_unlock_bh(&conn->lock);
+		told = false;
 		if (end)
-			smc_conn_end(smc);
+			smc_close_end(smc);
 	}
 }
 
 /**
  * smc_close_todo() - carry out what atomic context left to do
  * @smc: an SMC-R socket, socket lock held
+ *
+ * Not before the handshake is done: until then it owns the connection
+ * (smc_hs_finish() has upd_work run once it is).
  */
 void smc_close_todo(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
+	bool end;
 	u16 act;
 
+	/* release() resets hs to NONE after setting released */
+	if (!conn->released && smp_load_acquire(&smc->hs) != SMC_HS_DONE)
+		return;
 	spin_lock_bh(&conn->lock);
 	act = conn->lgr ? conn->close_todo : 0;
 	conn->close_todo = 0;
+	end = conn->end_pending;
 	spin_unlock_bh(&conn->lock);
-	smc_close_act(smc, act);
+	smc_close_act(smc, act, true);
+	if (end)
+		smc_close_end(smc);
 }
 
 /* An event of the application or the timer (socket lock held) */
@@ -214,7 +255,7 @@ static void smc_close_event(struct smc_sock *smc, enum smc_close_event ev)
 	spin_lock_bh(&conn->lock);
 	act = conn->lgr ? smc_close_feed(conn, ev) : 0;
 	spin_unlock_bh(&conn->lock);
-	smc_close_act(smc, act);
+	smc_close_act(smc, act, false);
 }
 
 /* An event in atomic context: feed it, queue the rest for upd_work */
@@ -247,8 +288,9 @@ void smc_close_abort(struct smc_sock *smc)
  *	error that ended the TCP connection (a reset, a keepalive timeout)
  * @smc: the socket, its handshake done with SMC-R
  *
- * Context: the clcsock's error report (softirq); the AF_SMC socket has
- * the error already. The SMC-R connection aborts (4.8.2: "If an SMC-R
+ * Context: the clcsock's error report (softirq), or smc_hs_finish() for
+ * one that came during the handshake; the AF_SMC socket has the error
+ * already. The SMC-R connection aborts (4.8.2: "If an SMC-R
  * peer receives a TCP RST ...") unless the peer's A came first.
  */
 void smc_conn_tcp_error(struct smc_sock *smc)
@@ -272,12 +314,14 @@ void smc_conn_lgr_gone(struct smc_link_group *lgr)
 	xa_lock_bh(&lgr->conns_xa);
 	xa_for_each(&lgr->conns_xa, token, smc) {
 		struct smc_conn *conn = &smc->conn;
+		bool queue;
 
 		spin_lock(&conn->lock);
 		conn->lgr_gone = true;
 		act = smc_close_feed_later(conn, SMC_CLOSE_EV_LGR_LOST);
+		queue = conn->end_pending;	/* no completion to wait for */
 		spin_unlock(&conn->lock);
-		if (smc_close_atomic(smc, act))
+		if (smc_close_atomic(smc, act) || queue)
 			smc_conn_upd_queue(smc);
 	}
 	xa_unlock_bh(&lgr->conns_xa);
@@ -303,7 +347,10 @@ int smc_conn_shutdown(struct smc_sock *smc, int how)
 		sk->sk_shutdown |= RCV_SHUTDOWN;
 	if (how != SHUT_RD && !(sk->sk_shutdown & SEND_SHUTDOWN)) {
 		sk->sk_shutdown |= SEND_SHUTDOWN;
-		rc = smc_tx_push(smc, false);
+		/* the peer takes nothing more after its C or A */
+		if (!smc_conn_aborted(&smc->conn) &&
+		    !(READ_ONCE(smc->conn.peer_flags) & SMC_CDC_CONN_CLOSED))
+			rc = smc_tx_push(smc, false);
 		if (!rc)
 			smc_close_event(smc, SMC_CLOSE_EV_SHUT_WR);
 	}
@@ -321,7 +368,7 @@ static void smc_close_linger(struct smc_sock *smc)
 
 	if (!sock_flag(sk, SOCK_LINGER) || (current->flags & PF_EXITING))
 		return;
-	timeo = sk->sk_lingertime;
+	timeo = READ_ONCE(sk->sk_lingertime);
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (timeo && !signal_pending(current) &&
 	       READ_ONCE(conn->close_state) != SMC_CLOSE_CLOSED)
@@ -366,7 +413,7 @@ void smc_conn_release(struct smc_sock *smc)
 	end = conn->lgr && conn->close_state == SMC_CLOSE_CLOSED;
 	spin_unlock_bh(&conn->lock);
 	if (end)
-		smc_conn_end(smc);
+		smc_close_end(smc);
 }
 
 /**
@@ -380,7 +427,8 @@ void smc_conn_close_timeout(struct work_struct *work)
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
 
 	lock_sock(&smc->sk);
-	smc_close_event(smc, SMC_CLOSE_EV_TIMEOUT);
+	smc_close_event(smc, READ_ONCE(conn->peer_blocked) ?
+			SMC_CLOSE_EV_TIMEOUT_BLOCKED : SMC_CLOSE_EV_TIMEOUT);
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);		/* the timer's reference */
 }

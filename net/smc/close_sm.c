@@ -22,9 +22,11 @@
  * - The close timer runs in every PeerCloseWait state, as 4.8.1 asks,
  *   and in PeerFinCloseWait and PeerAbortWait. After shutdown(SHUT_WR)
  *   the peer may go on sending for as long as it likes: every CDC message
- *   of its restarts the timer, which only ends a peer gone silent. Its
- *   expiry there is an active abort (we may still send A); once we sent
- *   C it resets TCP and frees the RMBE without a word (4.8.1, end).
+ *   of its restarts the timer, and so does its expiry while the peer
+ *   waits for room in our RMBE (the wait is ours then): the timer ends
+ *   only a peer gone silent. Its expiry there is an active abort (we may
+ *   still send A); once we sent C it resets TCP and frees the RMBE
+ *   without a word (4.8.1, end).
  * - An abort of the SMC-R connection, ours or the peer's, resets the TCP
  *   connection too (4.8.2).
  * - A stale timer expiry or local call where nothing is left to do is
@@ -84,7 +86,7 @@ struct smc_close_entry {
 /* Close timer while waiting for the peer after our C (4.8.1) */
 #define TIMED_OUT	GO(SMC_CLOSE_CLOSED, RESET | RST | FREE)
 /* After our D only: the peer is alive, wait longer */
-#define PEER_ALIVE(state)	GO(state, START)
+#define RESTART(state)		GO(state, START)
 
 /* The peer's C or A ended the connection: no more peer events */
 #define PEER_DONE					\
@@ -122,6 +124,7 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 		[SMC_CLOSE_EV_PEER_ABORT] = ABORTED,
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
 		[SMC_CLOSE_EV_TIMEOUT] = TIMED_OUT,
+		[SMC_CLOSE_EV_TIMEOUT_BLOCKED] = TIMED_OUT,
 		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
 	},
 	[SMC_CLOSE_PEER_CLOSE_WAIT2] = {
@@ -130,6 +133,7 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 		[SMC_CLOSE_EV_PEER_ABORT] = ABORTED,
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
 		[SMC_CLOSE_EV_TIMEOUT] = TIMED_OUT,
+		[SMC_CLOSE_EV_TIMEOUT_BLOCKED] = TIMED_OUT,
 		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
 	},
 	[SMC_CLOSE_PEER_CLOSE_WAIT1_WR] = {
@@ -145,8 +149,10 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
 		[SMC_CLOSE_EV_TIMEOUT] = ACTIVE_ABORT,
 		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
-		[SMC_CLOSE_EV_PEER_MSG] =
-			PEER_ALIVE(SMC_CLOSE_PEER_CLOSE_WAIT1_WR),
+		[SMC_CLOSE_EV_PEER_ALIVE] =
+			RESTART(SMC_CLOSE_PEER_CLOSE_WAIT1_WR),
+		[SMC_CLOSE_EV_TIMEOUT_BLOCKED] =
+			RESTART(SMC_CLOSE_PEER_CLOSE_WAIT1_WR),
 	},
 	[SMC_CLOSE_PEER_CLOSE_WAIT2_WR] = {
 		[SMC_CLOSE_EV_ESTABLISHED] = BAD,
@@ -159,8 +165,10 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
 		[SMC_CLOSE_EV_TIMEOUT] = ACTIVE_ABORT,
 		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
-		[SMC_CLOSE_EV_PEER_MSG] =
-			PEER_ALIVE(SMC_CLOSE_PEER_CLOSE_WAIT2_WR),
+		[SMC_CLOSE_EV_PEER_ALIVE] =
+			RESTART(SMC_CLOSE_PEER_CLOSE_WAIT2_WR),
+		[SMC_CLOSE_EV_TIMEOUT_BLOCKED] =
+			RESTART(SMC_CLOSE_PEER_CLOSE_WAIT2_WR),
 	},
 	[SMC_CLOSE_APP_FIN_CLOSE_WAIT] = {
 		[SMC_CLOSE_EV_ESTABLISHED] = BAD,
@@ -217,12 +225,14 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 		[SMC_CLOSE_EV_PEER_ABORT] = ABORTED,
 		[SMC_CLOSE_EV_ABORT_SENT] = BAD,
 		[SMC_CLOSE_EV_TIMEOUT] = TIMED_OUT,
+		[SMC_CLOSE_EV_TIMEOUT_BLOCKED] = TIMED_OUT,
 		[SMC_CLOSE_EV_LGR_LOST] = LOST_TIMER,
 	},
 	[SMC_CLOSE_PEER_ABORT_WAIT] = {
 		[SMC_CLOSE_EV_ESTABLISHED] = BAD,
 		[SMC_CLOSE_EV_PEER_ABORT] = GO(SMC_CLOSE_CLOSED, STOP | FREE),
 		[SMC_CLOSE_EV_TIMEOUT] = GO(SMC_CLOSE_CLOSED, FREE),
+		[SMC_CLOSE_EV_TIMEOUT_BLOCKED] = GO(SMC_CLOSE_CLOSED, FREE),
 		[SMC_CLOSE_EV_LGR_LOST] = GO(SMC_CLOSE_CLOSED, STOP | FREE),
 	},
 	[SMC_CLOSE_PROCESS_ABORT] = {
@@ -235,7 +245,7 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 
 /* smcr_pure.c includes several sources: keep the short names local */
 #undef PEER_DONE
-#undef PEER_ALIVE
+#undef RESTART
 #undef ABORTED
 #undef PASSIVE_ABORT_TIMER
 #undef TIMED_OUT

@@ -358,8 +358,11 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	if (unlikely(hold))
 		msleep(min(hold, 2000U));
 	spin_lock_bh(&conn->lock);
-	/* A.4: nothing after our A (callers check; this is the last word) */
-	if (conn->sent_flags & SMC_CDC_CONN_ABORT) {
+	/*
+	 * A.4: nothing after our C or A (callers check; this is the last
+	 * word). The close state machine never sends both.
+	 */
+	if (conn->sent_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) {
 		spin_unlock_bh(&conn->lock);
 		smc_wr_tx_put(conn->lnk, buf);
 		return -ECONNRESET;
@@ -407,7 +410,7 @@ void smc_cdc_tx_done(struct smc_link *lnk, u32 token)
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_conn *conn;
 	struct smc_sock *smc;
-	bool push;
+	bool push, end;
 
 	xa_lock_bh(&lgr->conns_xa);
 	smc = xa_load(&lgr->conns_xa, token);
@@ -422,7 +425,11 @@ void smc_cdc_tx_done(struct smc_link *lnk, u32 token)
 		conn->cdc_pend--;
 	push = !conn->cdc_pend &&
 	       smc_curs_cmp(&conn->tx_ring, conn->tx_staged, conn->tx_prod);
+	/* the connection's end waited for its last send (close.c) */
+	end = !conn->cdc_pend && conn->end_pending;
 	spin_unlock_bh(&conn->lock);
+	if (end)
+		smc_conn_upd_queue(smc);
 	if (push && queue_work(smc_lgr_wq, &conn->tx_work))
 		return;		/* the work has our reference */
 	sock_put(&smc->sk);
@@ -587,7 +594,7 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	news = info.conn_flags & ~conn->peer_flags;
 	conn->peer_flags |= info.conn_flags;
 	if (!smc_close_cdc_event(news, &ev))
-		ev = SMC_CLOSE_EV_PEER_MSG;
+		ev = SMC_CLOSE_EV_PEER_ALIVE;
 	act = smc_close_feed_later(conn, ev);
 	/* urgent data and update requests mean nothing past the end */
 	urg = 0;

@@ -431,6 +431,8 @@ struct smc_link_group {
  *	close.c); changed under @lock, read anywhere
  * @close_todo: SMC_CLOSE_ACT_* of steps taken in atomic context that need
  *	the socket lock; @upd_work carries them out
+ * @end_pending: closed on both sides and by the application; the end
+ *	waits for @cdc_pend to reach 0 (@upd_work ends it then)
  * @upd_work: carries out @close_todo, and sends our consumer cursor when
  *	the CDC receive path moved it (skipping an urgent byte) or the peer
  *	asked for it; holds a socket reference while queued
@@ -439,9 +441,8 @@ struct smc_link_group {
  *	that check; the clcsock's own may be larger (socket lock)
  * @tx_work: sends the bytes held back by autocorking once a CDC message
  *	of the connection completed; holds a socket reference while queued
- * @close_work: the close timer, in the states the close state machine
- *	gives it (smc_close_timer_state()); holds a socket reference while
- *	pending
+ * @close_work: the close timer, started and stopped by the close state
+ *	machine's actions; holds a socket reference while pending
  *
  * Sends (CDC and RDMA writes) are made under the socket lock, so they are
  * posted in cursor order.
@@ -486,6 +487,7 @@ struct smc_conn {
 	bool			released;
 	u8			close_state;
 	u16			close_todo;
+	bool			end_pending;
 	struct work_struct	upd_work;
 	struct work_struct	tx_work;
 	struct delayed_work	ka_work;
@@ -495,8 +497,9 @@ struct smc_conn {
 
 /**
  * smc_conn_aborted() - the connection is aborted: the peer sent A, we
- *	sent A, or its link group ended. Reads fail with ECONNRESET, nothing
- *	is sent and no new data is taken any more (RFC 7609 4.8.2, A.4).
+ *	sent A or are about to (PeerAbortWait, ProcessAbort), or its link
+ *	group ended. Reads fail with ECONNRESET, nothing is sent and no new
+ *	data is taken any more (RFC 7609 4.8.2, A.4).
  * @conn: the connection
  *
  * Return: true if aborted.

@@ -298,12 +298,13 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			break;
 		if (sk->sk_shutdown & RCV_SHUTDOWN)
 			break;
-		if (smc_rx_reset(conn)) {
-			rc = -ECONNRESET;
-			break;
-		}
+		/* the error first: a keepalive timeout's ETIMEDOUT, once */
 		if (READ_ONCE(sk->sk_err)) {
 			rc = sock_error(sk);
+			break;
+		}
+		if (smc_rx_reset(conn)) {
+			rc = -ECONNRESET;
 			break;
 		}
 		if (smc_rx_peer_eof(conn))
