@@ -42,10 +42,10 @@ struct close_expect {
 	{ st, E(PEER_ABORT), S(CLOSED),					\
 	  A(NOTIFY_RESET) | A(RESET_TCP) | A(STOP_TIMER) | A(FREE_RMBE) }
 #define EXP_LOST(st) /* 4.8.3, loss of RoCE connectivity */		\
-	{ st, E(LGR_LOST), S(CLOSED),					\
+	{ st, E(RDMA_LOST), S(CLOSED),					\
 	  A(NOTIFY_RESET) | A(RESET_TCP) | A(FREE_RMBE) }
 #define EXP_LOST_TIMER(st)						\
-	{ st, E(LGR_LOST), S(CLOSED),					\
+	{ st, E(RDMA_LOST), S(CLOSED),					\
 	  A(NOTIFY_RESET) | A(RESET_TCP) | A(STOP_TIMER) | A(FREE_RMBE) }
 #define EXP_TIMEOUT(st) /* 4.8.1: timer, TCP reset, RMBE to the pool */ \
 	{ st, E(TIMEOUT), S(CLOSED),					\
@@ -221,7 +221,7 @@ static const struct close_expect close_expect[] = {
 	  A(STOP_TIMER) | A(FREE_RMBE) },
 	{ S(PEER_ABORT_WAIT), E(TIMEOUT), S(CLOSED), A(FREE_RMBE) },
 	{ S(PEER_ABORT_WAIT), E(TIMEOUT_BLOCKED), S(CLOSED), A(FREE_RMBE) },
-	{ S(PEER_ABORT_WAIT), E(LGR_LOST), S(CLOSED),
+	{ S(PEER_ABORT_WAIT), E(RDMA_LOST), S(CLOSED),
 	  A(STOP_TIMER) | A(FREE_RMBE) },
 
 	/* ProcessAbort: 2B, closed once our A is sent */
@@ -231,7 +231,7 @@ static const struct close_expect close_expect[] = {
 	EXP_BAD(S(PROCESS_ABORT), PEER_CLOSED),
 	EXP_BAD(S(PROCESS_ABORT), PEER_ABORT),
 	{ S(PROCESS_ABORT), E(ABORT_SENT), S(CLOSED), A(FREE_RMBE) },
-	{ S(PROCESS_ABORT), E(LGR_LOST), S(CLOSED), A(FREE_RMBE) },
+	{ S(PROCESS_ABORT), E(RDMA_LOST), S(CLOSED), A(FREE_RMBE) },
 };
 
 static void close_table_all_pairs(struct kunit *test)
@@ -410,7 +410,7 @@ static void close_walk_invariants(struct kunit *test)
 					nh |= H_RCVD_A;
 			}
 			if ((e == E(ABORT) || e == E(TIMEOUT) ||
-			     e == E(TIMEOUT_BLOCKED) || e == E(LGR_LOST)) &&
+			     e == E(TIMEOUT_BLOCKED) || e == E(RDMA_LOST)) &&
 			    st.next != cs)
 				nh |= H_RESET;
 			if (st.next == S(CLOSED) && cs != S(CLOSED) &&

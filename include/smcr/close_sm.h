@@ -77,8 +77,10 @@ enum smc_close_state {
  * @SMC_CLOSE_EV_TIMEOUT: the close timer expired
  * @SMC_CLOSE_EV_TIMEOUT_BLOCKED: the close timer expired while the peer's
  *	last message said it waits for room in our RMBE
- * @SMC_CLOSE_EV_LGR_LOST: the link group has no usable link left: no more
- *	RDMA to or from the peer (4.8.3)
+ * @SMC_CLOSE_EV_RDMA_LOST: no more RDMA with the peer for this connection:
+ *	the link group has no usable link left (4.8.3), or the peer named the
+ *	RMBE this connection writes into for a new connection (4.4.2: it
+ *	reused it, so it is done with this one)
  * @SMC_CLOSE_EV_PEER_ALIVE: a CDC message of the peer's that carries no
  *	new D, C or A: it is still there. Restarts the close timer after
  *	shutdown(SHUT_WR), while the peer may go on sending.
@@ -98,7 +100,7 @@ enum smc_close_event {
 	SMC_CLOSE_EV_ABORT_SENT,
 	SMC_CLOSE_EV_TIMEOUT,
 	SMC_CLOSE_EV_TIMEOUT_BLOCKED,
-	SMC_CLOSE_EV_LGR_LOST,
+	SMC_CLOSE_EV_RDMA_LOST,
 	SMC_CLOSE_EV_PEER_ALIVE,
 	SMC_CLOSE_NR_EVENTS
 };

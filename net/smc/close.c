@@ -318,11 +318,60 @@ void smc_conn_lgr_gone(struct smc_link_group *lgr)
 
 		spin_lock(&conn->lock);
 		conn->lgr_gone = true;
-		act = smc_close_feed_later(conn, SMC_CLOSE_EV_LGR_LOST);
+		act = smc_close_feed_later(conn, SMC_CLOSE_EV_RDMA_LOST);
 		queue = conn->end_pending;	/* no completion to wait for */
 		spin_unlock(&conn->lock);
 		if (smc_close_atomic(smc, act) || queue)
 			smc_conn_upd_queue(smc);
+	}
+	xa_unlock_bh(&lgr->conns_xa);
+}
+
+/**
+ * smc_close_rmbe_conflict() - a connection whose peer RMBE is new ends
+ *	the connections that wrote into it (RFC 7609 4.4.2, 3.5.2.2-3)
+ * @smc: the new connection, after smc_conn_peer()
+ *
+ * The peer offered the element of an existing connection of the link
+ * group: it reused it, so it is done with that connection, whatever it
+ * told us. That one loses its RDMA to the peer at once: no write of its
+ * may reach the element now the new connection's; its application gets
+ * ECONNRESET and what waited to be read is dropped.
+ */
+void smc_close_rmbe_conflict(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_link_group *lgr = conn->lgr;
+	struct smc_sock *other;
+	unsigned long token;
+	u64 lo, hi;
+	u32 rkey;
+	u16 act;
+
+	spin_lock_bh(&conn->lock);
+	rkey = conn->peer_rkey;
+	lo = conn->peer_addr;
+	hi = lo + conn->tx_ring.size;
+	spin_unlock_bh(&conn->lock);
+	xa_lock_bh(&lgr->conns_xa);
+	xa_for_each(&lgr->conns_xa, token, other) {
+		struct smc_conn *oc = &other->conn;
+		bool hit;
+
+		if (other == smc)
+			continue;
+		spin_lock(&oc->lock);
+		/* an overlap is a conflict too: the peer's sizes are its word */
+		hit = oc->tx_ring.size && oc->peer_rkey == rkey &&
+		      oc->peer_addr < hi && lo < oc->peer_addr + oc->tx_ring.size;
+		act = hit ? smc_close_feed_later(oc, SMC_CLOSE_EV_RDMA_LOST) : 0;
+		spin_unlock(&oc->lock);
+		if (!hit)
+			continue;
+		pr_info_ratelimited("link group %u: the peer reused the RMB element of connection %u for connection %u: %u reset\n",
+				    lgr->id, oc->token, conn->token, oc->token);
+		if (smc_close_atomic(other, act))
+			smc_conn_upd_queue(other);
 	}
 	xa_unlock_bh(&lgr->conns_xa);
 }

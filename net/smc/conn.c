@@ -239,15 +239,17 @@ int smc_conn_peer(struct smc_sock *smc,
 	if (rc)
 		return rc;
 	smc_ring_init(&conn->sb_ring, conn->sndbuf.buf->elem_size, false);
+	/* a client on subsequent contact may send before the server got
+	 * here: smc_cdc_rx() reads the ring under the lock, and so does
+	 * smc_close_rmbe_conflict() the peer's element
+	 */
+	spin_lock_bh(&conn->lock);
 	conn->peer_token = peer->rmbe_alert_token;
 	conn->peer_rkey = peer->rmb_rkey;
 	conn->peer_addr = peer->rmb_vaddr + (u64)(peer->rmbe_idx - 1) * size;
-	/* a client on subsequent contact may send before the server got
-	 * here: smc_cdc_rx() reads the ring under the lock
-	 */
-	spin_lock_bh(&conn->lock);
 	smc_conn_tx_format(conn, size);
 	spin_unlock_bh(&conn->lock);
+	smc_close_rmbe_conflict(smc);
 	return 0;
 }
 
@@ -579,7 +581,7 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	 * taken either (4.8.2, 1A: PeerAbortWait ignores incoming data).
 	 */
 	stale = (conn->peer_flags & SMC_CDC_CONN_DONE) ||
-		(conn->sent_flags & SMC_CDC_CONN_ABORT);
+		smc_conn_aborted(conn);
 	if (!stale &&
 	    smc_curs_readable(&conn->rx_ring, info.prod, conn->rx_cons) >= 0 &&
 	    smc_curs_cmp(&conn->rx_ring, info.prod, conn->rx_prod) >= 0)

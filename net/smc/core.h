@@ -497,9 +497,11 @@ struct smc_conn {
 
 /**
  * smc_conn_aborted() - the connection is aborted: the peer sent A, we
- *	sent A or are about to (PeerAbortWait, ProcessAbort), or its link
- *	group ended. Reads fail with ECONNRESET, nothing is sent and no new
- *	data is taken any more (RFC 7609 4.8.2, A.4).
+ *	sent A or are about to (PeerAbortWait, ProcessAbort), its link group
+ *	ended, or it is Closed while the application may still see it (only
+ *	an abort gets there before close()). Reads fail with ECONNRESET,
+ *	nothing is sent and no new data is taken any more (RFC 7609 4.8.2,
+ *	A.4).
  * @conn: the connection
  *
  * Return: true if aborted.
@@ -511,7 +513,8 @@ static inline bool smc_conn_aborted(const struct smc_conn *conn)
 	return ((READ_ONCE(conn->peer_flags) | READ_ONCE(conn->sent_flags)) &
 		SMC_CDC_CONN_ABORT) || READ_ONCE(conn->lgr_gone) ||
 	       state == SMC_CLOSE_PEER_ABORT_WAIT ||
-	       state == SMC_CLOSE_PROCESS_ABORT;
+	       state == SMC_CLOSE_PROCESS_ABORT ||
+	       state == SMC_CLOSE_CLOSED;
 }
 
 static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
@@ -597,6 +600,7 @@ u16 smc_close_feed_later(struct smc_conn *conn, enum smc_close_event event);
 bool smc_close_atomic(struct smc_sock *smc, u16 actions);
 void smc_close_todo(struct smc_sock *smc);
 void smc_close_abort(struct smc_sock *smc);
+void smc_close_rmbe_conflict(struct smc_sock *smc);
 int smc_close_diag_state(const struct smc_conn *conn);
 void smc_conn_release(struct smc_sock *smc);
 int smc_conn_shutdown(struct smc_sock *smc, int how);
