@@ -49,7 +49,9 @@ struct close_expect {
 	  A(NOTIFY_RESET) | A(RESET_TCP) | A(STOP_TIMER) | A(FREE_RMBE) }
 #define EXP_TIMEOUT(st) /* 4.8.1: timer, TCP reset, RMBE to the pool */ \
 	{ st, E(TIMEOUT), S(CLOSED),					\
-	  A(NOTIFY_RESET) | A(RESET_TCP) | A(FREE_RMBE) },		\
+	  A(NOTIFY_RESET) | A(RESET_TCP) | A(FREE_RMBE) }
+/* after our C a blocked peer is no excuse: its application must close */
+#define EXP_TIMEOUT_BLOCKED(st)						\
 	{ st, E(TIMEOUT_BLOCKED), S(CLOSED),				\
 	  A(NOTIFY_RESET) | A(RESET_TCP) | A(FREE_RMBE) }
 /* a local reset after the peer's C: A, and no reply to wait for */
@@ -95,6 +97,7 @@ static const struct close_expect close_expect[] = {
 	EXP_ABORTED(S(PEER_CLOSE_WAIT1)),
 	EXP_BAD(S(PEER_CLOSE_WAIT1), ABORT_SENT),
 	EXP_TIMEOUT(S(PEER_CLOSE_WAIT1)),
+	EXP_TIMEOUT_BLOCKED(S(PEER_CLOSE_WAIT1)),
 	EXP_LOST_TIMER(S(PEER_CLOSE_WAIT1)),
 
 	/* PeerCloseWait2 after close() */
@@ -104,6 +107,7 @@ static const struct close_expect close_expect[] = {
 	EXP_ABORTED(S(PEER_CLOSE_WAIT2)),
 	EXP_BAD(S(PEER_CLOSE_WAIT2), ABORT_SENT),
 	EXP_TIMEOUT(S(PEER_CLOSE_WAIT2)),
+	EXP_TIMEOUT_BLOCKED(S(PEER_CLOSE_WAIT2)),
 	EXP_LOST_TIMER(S(PEER_CLOSE_WAIT2)),
 
 	/* PeerCloseWait1 after shutdown(SHUT_WR): we sent D */
@@ -213,6 +217,7 @@ static const struct close_expect close_expect[] = {
 	EXP_ABORTED(S(PEER_FIN_CLOSE_WAIT)),
 	EXP_BAD(S(PEER_FIN_CLOSE_WAIT), ABORT_SENT),
 	EXP_TIMEOUT(S(PEER_FIN_CLOSE_WAIT)),
+	EXP_TIMEOUT_BLOCKED(S(PEER_FIN_CLOSE_WAIT)),
 	EXP_LOST_TIMER(S(PEER_FIN_CLOSE_WAIT)),
 
 	/* PeerAbortWait: 1A ignores everything but the peer's A; 1B */
