@@ -222,7 +222,7 @@ void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e)
  *
  * Context: process; takes lgr->buf_lock.
  * Return: true if @lgr now holds SMC_BUF_ABANDONED_MAX abandoned elements:
- * the caller should end it, which frees them.
+ * the caller should retire it (smc_lgr_retire()); its end frees them.
  */
 bool smc_buf_abandon(struct smc_link_group *lgr, struct smc_buf_elem *e)
 {

@@ -172,7 +172,7 @@ static struct smc_link_group *smc_lgr_lookup(const struct net *net,
 			continue;
 		}
 		wait = lgr->pending && !lgr->terminating;
-		use = !lgr->pending && !lgr->terminating &&
+		use = !lgr->pending && !lgr->terminating && !lgr->retired &&
 		      READ_ONCE(lgr->lnk[0].state) == SMC_LNK_ACTIVE;
 		if (use)
 			lgr->conns++;
@@ -600,9 +600,26 @@ void smc_lgr_conn_put(struct smc_link_group *lgr)
 	spin_lock_bh(&lgr->lock);
 	idle = !--lgr->conns && !lgr->terminating;
 	if (idle)
-		mod_delayed_work(smc_lgr_wq, &lgr->linger, delay);
+		mod_delayed_work(smc_lgr_wq, &lgr->linger,
+				 lgr->retired ? 0 : delay);
 	spin_unlock_bh(&lgr->lock);
 	smc_lgr_put(lgr);
+}
+
+/**
+ * smc_lgr_retire() - a link group takes no new connection and ends with
+ *	its last one
+ * @lgr: a link group the caller holds a connection count on
+ *
+ * For a link group holding too much memory nobody can use (abandoned RMB
+ * elements): its connections go on, new ones to the peer make a first
+ * contact (a parallel link group, RFC 7609 3.5.2.2).
+ */
+void smc_lgr_retire(struct smc_link_group *lgr)
+{
+	spin_lock_bh(&lgr->lock);
+	lgr->retired = true;
+	spin_unlock_bh(&lgr->lock);
 }
 
 /* Terminate every link group for which @match() is true. */

@@ -312,13 +312,16 @@ struct smc_lgr_key {
  * @rmbe_eyec: RMBEs start with the RFC's 4-byte eye catcher (4.2): the
  *	server's choice (rmbe_eyecatcher), the client learns it from CONFIRM
  *	LINK before it replies; else Linux's format without one
- * @lock: protects @pending, @conns, @terminating, @notify_peer and @waiter
+ * @lock: protects @pending, @conns, @terminating, @retired, @notify_peer
+ *	and @waiter
  * @pending: its first contact runs (from its creation to
  *	smc_lgr_first_contact_done()); new connections with its key wait on
  *	@wait
  * @conns: connections using the link group; 0 starts the linger timer
  * @terminating: left the list; being or been torn down (set under
  *	smc_lgr_mutex as well)
+ * @retired: takes no new connection and ends as soon as its last one
+ *	goes (too many RMB elements abandoned, smc_buf_abandon())
  * @notify_peer: the teardown sends DELETE LINK first
  * @waiter: the LLC message a handshake waits for, or NULL
  * @wait: where @waiter's owner and connections waiting for the first
@@ -352,6 +355,7 @@ struct smc_link_group {
 	bool			pending;
 	u32			conns;
 	bool			terminating;
+	bool			retired;
 	bool			notify_peer;
 	struct smc_llc_waiter	*waiter;
 	wait_queue_head_t	wait;
@@ -550,6 +554,7 @@ void smc_lgr_conn_put(struct smc_link_group *lgr);
 void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 		       const char *why);
 void smc_lgr_terminate_dev(struct smc_ib_device *sdev);
+void smc_lgr_retire(struct smc_link_group *lgr);
 int smc_lgr_init(void);
 void smc_lgr_exit(void);
 

@@ -580,8 +580,7 @@ static int smc_hs_server_abort(struct smc_sock *smc,
 		smc_lgr_terminate(lgr, true,
 				  "client's Confirm names another QP: out of sync");
 	else if (conn && smc_buf_abandon(lgr, &smc->conn.rmbe))
-		smc_lgr_terminate(lgr, true,
-				  "too many RMB elements abandoned after an Accept");
+		smc_lgr_retire(lgr);	/* not its live connections' end */
 	if (conn)
 		smc_conn_discard(smc);
 	else
