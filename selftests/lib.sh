@@ -237,6 +237,14 @@ st_conn_kv() {
 	echo "$line"
 }
 
+# st_conn_state PORT: the sock_diag state (ESTABLISHED, PEERCLOSEWAIT1,
+# CLOSE, ...) of this VM's first SMC-R socket on PORT (st_conn_kv)
+st_conn_state() {
+	local kv
+	kv=$(st_conn_kv "$1")
+	[[ $kv =~ state=([A-Z0-9_]+) ]] && echo "${BASH_REMATCH[1]}"
+}
+
 # st_client_kv PORT CLIENT-ARGS...: an smctest client (AF_SMC) to the
 # peer's PORT in the background (its output to stderr); prints its SMC-R
 # socket's st_conn_kv line taken while it runs (give it a --hold), and

@@ -34,6 +34,10 @@
 #  - tcp-reset (our TCP connection reset mid-transfer, the QP kept, no
 #    A from us): smcr aborts the SMC-R connection - A at once, nothing
 #    after it - and the application fails with ECONNRESET; link alive;
+#  - abort-unanswered (as tcp-reset, but smcr's A never answered): A and
+#    nothing after it; b's close timer (close_timeout_ms 3000) frees the
+#    element in PeerAbortWait (4.8.2, 1B): b's link groups count no
+#    connection within 20 s;
 # and at the end every one of those link groups is gone on b (linger 3 s).
 #
 # Before the fixes that came with it, cdc-data-after-close failed
@@ -49,17 +53,23 @@ source "$ST_DIR/lib.sh"
 # while the data-after scripts hold its data unread
 B=$(st_size 256K 128K)
 scripts=(cdc-urg-empty cdc-blocked-storm cdc-done-repeated cdc-data-after-done cdc-data-after-close
-	cdc-abort-repeated cdc-failover-validation tcp-reset)
+	cdc-abort-repeated cdc-failover-validation tcp-reset abort-unanswered)
 if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1
 	st_param lgr_linger_ms 3000 || exit 1
+	st_param close_timeout_ms 3000 || exit 1
 fi
 one() {
 	local expect=()
 	case $1 in
 	cdc-data-after-close) expect=(--expect-data-error EPIPE) ;;
-	cdc-abort-repeated | tcp-reset) expect=(--expect-data-error ECONNRESET) ;;
+	cdc-abort-repeated | tcp-reset | abort-unanswered) expect=(--expect-data-error ECONNRESET) ;;
 	esac
 	st_link_peer "$1" "$2" "$B" --expect-mode smcr "${expect[@]}"
 }
 st_link_peer_each one "${scripts[@]}"
+# abort-unanswered left b's connection in PeerAbortWait: its close timer
+# (3 s here) must free the element without the peer's A (4.8.2, 1B)
+if [[ $SMCR_ROLE == b ]]; then
+	st_await_lgr_conns 0 20 || st_fail "b: a connection still holds its RMBE (PeerAbortWait never timed out)"
+fi

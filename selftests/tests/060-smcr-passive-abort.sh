@@ -13,6 +13,8 @@
 #     connection leaves a's link group within 10 s;
 #   - b purged the unread bytes (2A): b's first recv() then fails with
 #     ECONNRESET, returning none of the 64 KiB;
+#   - meanwhile sock_diag shows b's socket Closed (state CLOSE): its A
+#     went out, the RMBE waits only for the application's close();
 #   - once b closes, neither link group holds a connection.
 # Both applications are a few lines of Python under smc_run.
 source "$ST_DIR/lib.sh"
@@ -53,9 +55,16 @@ EOF
    for ((i = 0; i < 300; i++)); do [[ -s $ST_TMP/inq ]] && break; vm_nap 0.1; done
    vm_put "$ST_KEY-inq" "$(<"$ST_TMP/inq")"
    freed=$(vm_get "$ST_KEY-freed" 60)
+   # its TCP connection is reset, so its local port reads 0: the only
+   # SMC-R socket on b with connection info
+   st=''
+   kv=$("$SMCTEST" diag --kv | grep "mode=smcr.*token=" | head -n1)
+   [[ $kv =~ state=([A-Z0-9_]+) ]] && st=${BASH_REMATCH[1]}
+   echo "b's socket after the abort: ${st:-not found}"
    : >"$ST_TMP/go"
    wait "$pid" || st_fail "b: unread data was not purged, or recv did not fail with ECONNRESET"
-   [[ $freed == 0 ]] || st_fail "b did not answer a's A while its application held the socket" ;;
+   [[ $freed == 0 ]] || st_fail "b did not answer a's A while its application held the socket"
+   [[ $st == CLOSE ]] || st_fail "b's socket in state '$st' after answering the abort, not CLOSE" ;;
 a) vm_get "$ST_KEY-srv" 60 >/dev/null || st_fail "server never listened"
    "$ST_SMC_RUN" /usr/bin/python3 - "$SMCR_PEER_IP" "$P" "$ST_TMP" <<'EOF' &
 import os, socket, struct, sys, time

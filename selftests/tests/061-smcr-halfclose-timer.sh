@@ -30,13 +30,6 @@ st_param data_path Y || exit 1
 st_param close_timeout_ms 2000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
 
-# diag_state: the state of this VM's SMC-R socket on port $P
-diag_state() {
-	local kv
-	kv=$(st_conn_kv "$P")
-	[[ $kv =~ state=([A-Z0-9_]+) ]] && echo "${BASH_REMATCH[1]}"
-}
-
 case $SMCR_ROLE in
 b) rm -f "$ST_TMP/go1" "$ST_TMP/eof2"
    st_py_server "$P" <<'EOF' || exit 1
@@ -77,7 +70,7 @@ EOF
    freed=$(vm_get "$ST_KEY-freed" 60)
    : >"$ST_TMP/go1"
    for ((i = 0; i < 300; i++)); do [[ -e $ST_TMP/eof2 ]] && break; vm_nap 0.1; done
-   st=$(diag_state)
+   st=$(st_conn_state "$P")
    echo "b, half-closed by a, sending: $st"
    wait "$pid" || st_fail "b: a's abort did not reach b's socket (SO_ERROR is not ECONNRESET)"
    [[ $freed == 0 ]] || st_fail "a's connection still held its RMBE after the abort"
@@ -147,7 +140,7 @@ EOF
    vm_put "$ST_KEY-freed" "$n"
    : >"$ST_TMP/go2"
    for ((i = 0; i < 300; i++)); do [[ -e $ST_TMP/shut2 ]] && break; vm_nap 0.1; done
-   st=$(diag_state)
+   st=$(st_conn_state "$P")
    echo "a, half-closed, b sending: $st"
    wait "$pid" || st_fail "a: the silent peer was not aborted (ECONNRESET), or a talking or waiting one was"
    [[ $n == 0 ]] || st_fail "a: the aborted connection still holds its RMBE"

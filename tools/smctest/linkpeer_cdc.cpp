@@ -319,6 +319,17 @@ const std::vector<Script> &cdc_scripts()
 			 p.send_cdc(0, wire::kConnAbort);
 			 p.expect_link_alive(label);
 		 }},
+		{"abort-unanswered",
+		 "as tcp-reset, but smcr's A is never answered: we stay silent on the connection",
+		 "smcr sends A and nothing after it, also when its close timer ends the connection in "
+		 "PeerAbortWait (4.8.2, 1B; the selftest checks smcr's element is freed); the link lives",
+		 [](Peer &p, const Config &c) {
+			 const std::string label = "abort-unanswered";
+			 write_until_read(p, c.bytes, label);
+			 p.reset_tcp();
+			 expect_abort(p, label, "smcr answered a TCP reset with C, not A");
+			 p.expect_link_alive(label);
+		 }},
 		{"cdc-failover-validation",
 		 "failover validation messages (F) on the connection's only link, none consuming a sequence "
 		 "number (A.4): one with the sequence number we sent last, one with an older one, one 100 ahead; "
