@@ -80,10 +80,27 @@ a) vm_get "$ST_KEY-srv" 60 >/dev/null || st_fail "server never listened"
    "$ST_SMC_RUN" /usr/bin/python3 - "$SMCR_PEER_IP" "$P" "$ST_TMP" <<'EOF' &
 import errno, os, socket, sys, time
 addr, port, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-s = socket.create_connection((addr, port))
-s.sendall(b"x" * 1024)
-s.shutdown(socket.SHUT_WR)
-s.settimeout(30)
+def half_closed():
+    s = socket.create_connection((addr, port))
+    s.sendall(b"x" * 1024)
+    s.shutdown(socket.SHUT_WR)
+    s.settimeout(30)
+    return s
+def read_all(s, label):
+    got = 0
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            got += len(b)
+        print(f"{label}: {got} bytes, then EOF", flush=True)
+    except OSError as e:
+        print(f"{label}: {got} bytes, then {errno.errorcode.get(e.errno, e)}", flush=True)
+        got = -1
+    s.close()
+    return got
+s = half_closed()
 try:
     b = s.recv(100)
     print(f"client 1: recv returned {len(b)} bytes", flush=True)
@@ -97,40 +114,13 @@ for _ in range(600):
     if os.path.exists(tmp + "/go2"):
         break
     time.sleep(0.1)
-s = socket.create_connection((addr, port))
-s.sendall(b"x" * 1024)
-s.shutdown(socket.SHUT_WR)
+s = half_closed()
 open(tmp + "/shut2", "w").close()
-s.settimeout(30)
-got = 0
-try:
-    while True:
-        b = s.recv(65536)
-        if not b:
-            break
-        got += len(b)
-    print(f"client 2: {got} bytes, then EOF", flush=True)
-except OSError as e:
-    print(f"client 2: {got} bytes, then {errno.errorcode.get(e.errno, e)}", flush=True)
-    got = -1
-s.close()
-ok2 = got == 1200
-s = socket.create_connection((addr, port))
-s.sendall(b"x" * 1024)
-s.shutdown(socket.SHUT_WR)
+ok2 = read_all(s, "client 2") == 1200
+s = half_closed()
 time.sleep(6)
-got = 0
-try:
-    while True:
-        b = s.recv(65536)
-        if not b:
-            break
-        got += len(b)
-    print(f"client 3: read nothing for 6 s, then {got} bytes and EOF", flush=True)
-except OSError as e:
-    print(f"client 3: {got} bytes, then {errno.errorcode.get(e.errno, e)}", flush=True)
-s.close()
-sys.exit(0 if ok1 and ok2 and got == 1048576 else 1)
+ok3 = read_all(s, "client 3, after reading nothing for 6 s") == 1048576
+sys.exit(0 if ok1 and ok2 and ok3 else 1)
 EOF
    pid=$!
    for ((i = 0; i < 600; i++)); do [[ -e $ST_TMP/done1 ]] && break; vm_nap 0.1; done
