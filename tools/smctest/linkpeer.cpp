@@ -147,6 +147,24 @@ clc::AcceptConfirmSpec Peer::confirm_spec() const
 	return conf;
 }
 
+UniqueFd Peer::take_over(Contact &&k, uint32_t token)
+{
+	old_ = OldConn{our_token_, rx_prod_, 0, 0, 0};
+	UniqueFd old = std::move(fd_);
+	fd_ = std::move(k.fd);
+	acc_ = k.acc;
+	peer_ring_ = {clc::rmbe_size(acc_.rmbe_size_code), eyec_ ? 4u : 0u};
+	peer_addr_ = k.rmbe_addr();
+	our_token_ = token;
+	tx_seq_ = 0;
+	tx_prod_ = tx_peer_cons_ = rx_prod_ = rx_cons_ = rx_cons_sent_ = 0;
+	sent_conn_flags_ = peer_conn_flags_ = peer_prod_flags_ = 0;
+	rx_seq_.reset();
+	say("link-peer: our RMB element now belongs to the connection with alert token " + std::to_string(token) +
+	    " (server RMBE " + std::to_string(peer_ring_.size) + " bytes)");
+	return old;
+}
+
 UniqueFd Peer::dial_port(uint16_t port) const
 {
 	Config tc = c_;
@@ -293,9 +311,25 @@ void Peer::on_recv(const ibv_wc &wc)
 // Everything smcr says about the rings must be possible (A.4, 4.3).
 void Peer::on_cdc(const wire::Cdc &cdc)
 {
-	if (cdc.token != kOurToken)
+	if (old_ && cdc.token == old_->token) {
+		// the connection our element was taken from: tally only
+		auto prod = our_ring_.unwrap(cdc.prod, old_->rx_prod);
+		++old_->cdcs;
+		if (cdc.conn_flags & wire::kConnAbort)
+			++old_->aborts;
+		if (!prod || *prod != old_->rx_prod)
+			++old_->writes;
+		say("link-peer: CDC message for the old connection (token " + std::to_string(cdc.token) +
+		    ", flags 0x" + [&] {
+			    char b[8];
+			    std::snprintf(b, sizeof(b), "%02x", cdc.conn_flags);
+			    return std::string(b);
+		    }() + (prod && *prod == old_->rx_prod ? ", producer cursor unmoved)" : ", producer cursor MOVED)"));
+		return;
+	}
+	if (cdc.token != our_token_)
 		throw Failure("smcr sent a CDC message with alert token " + std::to_string(cdc.token) + ", ours is " +
-			      std::to_string(kOurToken));
+			      std::to_string(our_token_));
 	if (rx_seq_ && static_cast<uint16_t>(cdc.seqno - *rx_seq_) - 1u >= 0x7fffu)
 		throw Failure("smcr's CDC sequence number went from " + std::to_string(*rx_seq_) + " to " +
 			      std::to_string(cdc.seqno));
@@ -433,17 +467,17 @@ void Peer::reset_tcp()
 	say("link-peer: TCP connection reset (the QP stays)");
 }
 
-std::string Peer::tcp_end(uint64_t ms)
+std::string Peer::tcp_end(int fd, uint64_t ms)
 {
 	const uint64_t deadline = now_ms() + ms;
 
 	while (now_ms() < deadline) {
-		pollfd pfd{fd_.get(), POLLIN, 0};
+		pollfd pfd{fd, POLLIN, 0};
 		pump(10);
 		if (poll(&pfd, 1, 0) <= 0)
 			continue;
 		char b;
-		const ssize_t n = recv(fd_.get(), &b, 1, MSG_DONTWAIT);
+		const ssize_t n = recv(fd, &b, 1, MSG_DONTWAIT);
 		if (n == 0)
 			return "FIN";
 		if (n > 0)
@@ -998,6 +1032,50 @@ const std::vector<Script> &scripts()
 			 Peer::Contact k = p.contact(port(2), true);
 			 send_clc(k.fd.get(), clc::decline(kNoSmcrDev));
 			 tcp_duplex(c, k.fd.get(), "subsequent-abort: the next contact is a first contact");
+		 }},
+		{"rmbe-conflict",
+		 "the duplex exchange on --port without our close (connection 1 stays open: smcr's application "
+		 "waits for our end of data), then a subsequent contact on --port+1 whose Confirm names the very "
+		 "RMB element connection 1's Confirm named (same rkey, address, index and size; another alert "
+		 "token), the duplex exchange and an orderly close on it; then DELETE LINK",
+		 "the element is in use by connection 1, so smcr aborts connection 1 (RFC 7609 3.5.2.3, 4.4.2): "
+		 "its TCP connection ends with a reset, it writes nothing more into the element (a CDC message "
+		 "for connection 1 after the Confirm carries A and no producer advance), its application fails "
+		 "with ECONNRESET (checked on smcr's host); connection 2 proceeds normally: byte-exact both ways "
+		 "through the element, C answered with C; the link lives (TEST LINK answered) until our DELETE "
+		 "LINK ends the link group",
+		 [](Peer &p, const Config &c) {
+			 const std::string label = "rmbe-conflict";
+			 p.duplex(c.bytes, false);
+			 // connection 1's last consumer update comes before the
+			 // Confirm: what comes after it is the abort's
+			 p.pump_for(1000);
+			 Peer::Contact k = p.contact(static_cast<uint16_t>(c.port + 1));
+			 clc::AcceptConfirmSpec conf = p.confirm_spec();
+			 conf.alert_token = kOurToken + 1;
+			 send_clc(k.fd.get(), clc::accept_confirm(clc::Confirm, conf));
+			 UniqueFd old = p.take_over(std::move(k), conf.alert_token);
+			 p.duplex(c.bytes);
+			 say(label + ": connection 2 byte-exact through connection 1's element");
+			 const std::string end = p.tcp_end(old.get(), kWaitMs);
+			 say(label + ": connection 1's TCP connection: " + end);
+			 if (end != "RST")
+				 throw Failure(label + ": connection 1's TCP connection is " +
+					       (end == "open" ? std::string("still open") : "ended with " + end) +
+					       " after connection 2 took its RMB element: smcr did not abort connection "
+					       "1 (RFC 7609 4.4.2)");
+			 const Peer::OldConn &o = *p.old_conn();
+			 say(label + ": connection 1 after the Confirm: " + std::to_string(o.cdcs) + " CDC message(s), " +
+			     std::to_string(o.aborts) + " with A, " + std::to_string(o.writes) + " with data");
+			 if (o.writes)
+				 throw Failure(label + ": smcr wrote into the element for connection 1 after connection "
+						       "2 took it (RFC 7609 4.4.2: no RDMA write to it)");
+			 if (o.cdcs != o.aborts)
+				 throw Failure(label + ": smcr sent connection 1 a CDC message without A after "
+						       "connection 2 took its element");
+			 p.expect_link_alive(label);
+			 p.send_msg(wire::delete_link_build(false, true, true, 0, 0x00020000));
+			 p.expect_link_down(label + ": our DELETE LINK");
 		 }},
 		{"send-imm", "a TEST LINK request sent as SEND with immediate data",
 		 "protocol violation: smcr takes the link down (link group ends, connection reset)",

@@ -95,6 +95,21 @@ public:
 	Contact contact(uint16_t port, bool first = false) const;
 	// Our honest Confirm (our QP, our RMB's one element).
 	clc::AcceptConfirmSpec confirm_spec() const;
+	// Our RMB element passes to the connection of contact k, whose
+	// Confirm (sent) named it with our alert token `token`: from here on
+	// the Peer's connection is that one, its cursors start afresh. The
+	// old connection's CDC messages (its token) are only tallied
+	// (old_conn()); returns its TCP connection.
+	UniqueFd take_over(Contact &&k, uint32_t token);
+	// What smcr sent for the connection take_over() replaced, since then.
+	struct OldConn {
+		uint32_t token = 0;	// our alert token of it
+		uint64_t rx_prod = 0;	// smcr's producer position at take_over()
+		unsigned cdcs = 0;	// CDC messages since
+		unsigned aborts = 0;	// of those, with A
+		unsigned writes = 0;	// of those, with the producer cursor moved
+	};
+	const std::optional<OldConn> &old_conn() const { return old_; }
 
 	// --- sending
 	// A CDC message with the current cursors; edit may lie in any field.
@@ -129,7 +144,9 @@ public:
 	void reset_tcp();
 	// How smcr's side of the TCP connection ends within ms, pumping the
 	// link meanwhile: "RST", "FIN", "data" or "open" (nothing yet).
-	std::string tcp_end(uint64_t ms);
+	std::string tcp_end(uint64_t ms) { return tcp_end(fd_.get(), ms); }
+	// The same for another TCP connection of ours to smcr.
+	std::string tcp_end(int fd, uint64_t ms);
 	// A TEST LINK request of ours is answered: the link is alive.
 	void expect_link_alive(const std::string &label);
 	// smcr ends the link: a DELETE LINK comes, or (its QP gone) our TEST
@@ -221,6 +238,8 @@ private:
 	unsigned test_link_replies_ = 0;
 	unsigned cdc_seen_ = 0;
 	std::string link_error_;
+	uint32_t our_token_ = kOurToken;
+	std::optional<OldConn> old_;
 };
 
 struct Script {
