@@ -324,6 +324,22 @@ st_await_lgr_conns() {
 	return 1
 }
 
+# st_await_dev_links N SECONDS: waits until this VM's RoCE ports count N
+# links in all (`smcr -j dev show`). A link stays counted, against
+# max_links_per_netns too, until its teardown ends, after its link group
+# left the listing.
+st_await_dev_links() {
+	local n end=$((SECONDS + $2))
+	while ((SECONDS < end)); do
+		n=$("$SMCR_TOOLS/bin/smcr" -j dev show |
+			jq '[.. | objects | .links? | numbers] | add // 0') &&
+			[[ $n == "$1" ]] && return 0
+		vm_nap 0.2
+	done
+	echo "RoCE port links: ${n:-?}, expected $1"
+	return 1
+}
+
 # st_await_lgr_count N SECONDS: waits until this VM has N link groups
 st_await_lgr_count() {
 	local n end=$((SECONDS + $2))

@@ -25,6 +25,8 @@ st_param data_path Y || exit 1
 P=$ST_PORT
 
 st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+# and their links are torn down: until then they count against the quota
+st_await_dev_links 0 60 || st_fail "links of earlier tests were not torn down"
 st_param lgr_linger_ms 3000 || exit 1
 st_param max_links_per_netns 64 || exit 1
 [[ $SMCR_ROLE == b ]] && { echo 1 >/sys/module/smcr/parameters/max_links_per_netns || exit 1; }
