@@ -96,6 +96,15 @@ void expect_abort(Peer &p, const std::string &label, const std::string &instead)
 	expect_silent_after(p, n, label);
 }
 
+// Our bytes, read by smcr's application, then our TCP connection reset (the
+// QP kept): smcr must abort the SMC-R connection with A (4.8.2).
+void reset_tcp_expect_abort(Peer &p, uint64_t bytes, const std::string &label)
+{
+	write_until_read(p, bytes, label);
+	p.reset_tcp();
+	expect_abort(p, label, "smcr answered a TCP reset with C, not A");
+}
+
 } // namespace
 
 const std::vector<Script> &cdc_scripts()
@@ -312,23 +321,17 @@ const std::vector<Script> &cdc_scripts()
 		 "that closes with nothing unread - and nothing after it; the application fails with "
 		 "ECONNRESET; the link lives",
 		 [](Peer &p, const Config &c) {
-			 const std::string label = "tcp-reset";
-			 write_until_read(p, c.bytes, label);
-			 p.reset_tcp();
-			 expect_abort(p, label, "smcr answered a TCP reset with C, not A");
+			 reset_tcp_expect_abort(p, c.bytes, "tcp-reset");
 			 p.send_cdc(0, wire::kConnAbort);
-			 p.expect_link_alive(label);
+			 p.expect_link_alive("tcp-reset");
 		 }},
 		{"abort-unanswered",
 		 "as tcp-reset, but smcr's A is never answered: we stay silent on the connection",
 		 "smcr sends A and nothing after it, also when its close timer ends the connection in "
 		 "PeerAbortWait (4.8.2, 1B; the selftest checks smcr's element is freed); the link lives",
 		 [](Peer &p, const Config &c) {
-			 const std::string label = "abort-unanswered";
-			 write_until_read(p, c.bytes, label);
-			 p.reset_tcp();
-			 expect_abort(p, label, "smcr answered a TCP reset with C, not A");
-			 p.expect_link_alive(label);
+			 reset_tcp_expect_abort(p, c.bytes, "abort-unanswered");
+			 p.expect_link_alive("abort-unanswered");
 		 }},
 		{"cdc-failover-validation",
 		 "failover validation messages (F) on the connection's only link, none consuming a sequence "
