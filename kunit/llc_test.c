@@ -1119,16 +1119,28 @@ static void llc_check_sender_table(struct kunit *test)
 }
 
 /*
- * The collision table has the row of no flow in progress, the only one
- * smc_llc_handle() looks up: nothing collides with no flow (no cell is
- * named by RFC 7609 3.5.5.3), every request is handled, TEST LINK is
- * answered and DELETE LINK of all links ends the link group. Flows that
- * smcr does not run have no row yet.
+ * The collision table has a row for each flow smcr runs. No flow in
+ * progress: nothing collides (no cell is named by RFC 7609 3.5.5.3),
+ * every request is handled, TEST LINK is answered and DELETE LINK of all
+ * links ends the link group. Our RKey exchange: the cells of 3.5.5.3.3.
+ * Flows that smcr does not run have no row yet.
  */
 static void llc_collision_table(struct kunit *test)
 {
+	static const u8 rkey_row[SMC_LLC_EV_CNT] = {
+		[SMC_LLC_EV_TEST_LINK]		= SMC_LLC_ACT_REPLY,
+		[SMC_LLC_EV_CONFIRM_LINK]	= SMC_LLC_ACT_QUEUE,
+		[SMC_LLC_EV_ADD_LINK_CLNT]	= SMC_LLC_ACT_QUEUE,
+		[SMC_LLC_EV_ADD_LINK_SERV]	= SMC_LLC_ACT_YIELD,
+		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= SMC_LLC_ACT_QUEUE,
+		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= SMC_LLC_ACT_TERMINATE,
+		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= SMC_LLC_ACT_YIELD,
+		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= SMC_LLC_ACT_TERMINATE,
+		[SMC_LLC_EV_CONFIRM_RKEY]	= SMC_LLC_ACT_PROCESS,
+		[SMC_LLC_EV_DELETE_RKEY]	= SMC_LLC_ACT_PROCESS,
+	};
 	const struct smc_llc_collision *c;
-	unsigned int f, e;
+	unsigned int e;
 
 	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
 		c = smc_llc_collision_lookup(SMC_LLC_FLOW_NONE, e);
@@ -1142,8 +1154,14 @@ static void llc_collision_table(struct kunit *test)
 		else
 			KUNIT_EXPECT_EQ(test, c->action, SMC_LLC_ACT_PROCESS);
 	}
-	for (f = SMC_LLC_FLOW_NONE + 1; f < SMC_LLC_FLOW_CNT; f++)
-		KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(f, 0));
+	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
+		c = smc_llc_collision_lookup(SMC_LLC_FLOW_RKEY, e);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_EXPECT_TRUE_MSG(test, c->rfc, "event %u", e);
+		KUNIT_EXPECT_EQ_MSG(test, c->action, rkey_row[e], "event %u", e);
+	}
+	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(SMC_LLC_FLOW_ADD_LINK, 0));
+	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(SMC_LLC_FLOW_DEL_LINK, 0));
 	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(SMC_LLC_FLOW_CNT, 0));
 	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(0, SMC_LLC_EV_CNT));
 	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(-1, 0));

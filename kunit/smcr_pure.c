@@ -10,6 +10,7 @@
 #include "../net/smc/close_sm.c"
 #include "../net/smc/llc_msg.c"
 #include "../net/smc/qp_attr.c"
+#include "../net/smc/rtoken.c"
 
 #include <linux/module.h>
 

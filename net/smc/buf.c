@@ -14,11 +14,9 @@
  * Accept or Confirm announces; the fast-registration work request that
  * makes the rkey valid (smc_buf_register()) is posted once the link can
  * send (RTS), always before the peer may write. A connection that finds a
- * free element in an existing RMB needs no LLC exchange at all. A new RMB
- * of an existing link group should be announced with CONFIRM RKEY
- * (3.5.5.2.1); smcr does not send it yet - with one link the CLC Accept or
- * Confirm carries the only rkey the peer can use - and answers a peer's
- * negatively.
+ * free element in an existing RMB the peer knows needs no LLC exchange at
+ * all; a new RMB of an existing link group is announced with CONFIRM RKEY
+ * first (llc_rkey.c, 3.5.5.2.1).
  *
  * An RMB's memory region is on the PD of the link that registers it, which
  * is that link's alone (struct smc_link): its rkey means nothing to the QP

@@ -182,6 +182,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 		return -ENOLINK;
 	}
 	conn->lnk = &lgr->lnk[0];
+	conn->peer_rtok = -1;
 	smc_conn_rx_format(conn);
 	/* CDC messages find it from here: the peer's D may come early */
 	spin_lock_bh(&conn->lock);
@@ -206,6 +207,34 @@ void smc_conn_fill_clc(const struct smc_sock *smc,
 	info->rmbe_alert_token = conn->token;
 	info->rmbe_size_code = buf->cls;
 	info->rmb_vaddr = buf->dma;
+}
+
+/*
+ * The peer's RMB named in its Accept or Confirm, in the RToken set: known
+ * from its CONFIRM RKEY (3.5.5.2.1), else - the first contact's RMB - it
+ * is added here for the connection's link. Held until smc_conn_end(), so
+ * the peer cannot delete it while we write into it.
+ */
+static int smc_conn_peer_rtoken(struct smc_conn *conn,
+				const struct smc_clc_accept_info *peer)
+{
+	struct smc_link_group *lgr = conn->lgr;
+	struct smc_rtoken_spec rt = {
+		.slot	= smc_link_slot(conn->lnk),
+		.rkey	= peer->rmb_rkey,
+		.vaddr	= peer->rmb_vaddr,
+	};
+	int idx;
+
+	spin_lock_bh(&lgr->rtok_lock);
+	idx = smc_rtoken_confirm(lgr->rtok, &rt, 1);
+	if (idx >= 0)
+		smc_rtoken_hold(lgr->rtok, idx);
+	spin_unlock_bh(&lgr->rtok_lock);
+	if (idx < 0)		/* another address for a known rkey, or full */
+		return idx == -ENOSPC ? -ENOMEM : -EPROTO;
+	conn->peer_rtok = idx;
+	return 0;
 }
 
 /**
@@ -235,6 +264,9 @@ int smc_conn_peer(struct smc_sock *smc,
 	    !size)
 		return -EPROTO;
 	cls = min(cls, peer->rmbe_size_code);
+	rc = smc_conn_peer_rtoken(conn, peer);
+	if (rc)
+		return rc;
 	rc = smc_buf_get(conn->lgr, false, cls, &conn->sndbuf);
 	if (rc)
 		return rc;
@@ -293,6 +325,12 @@ void smc_conn_end(struct smc_sock *smc)
 	spin_unlock_bh(&conn->lock);
 	smc_buf_put(lgr, &conn->rmbe);
 	smc_buf_put(lgr, &conn->sndbuf);
+	if (conn->peer_rtok >= 0) {
+		spin_lock_bh(&lgr->rtok_lock);
+		smc_rtoken_release(lgr->rtok, conn->peer_rtok);
+		spin_unlock_bh(&lgr->rtok_lock);
+		conn->peer_rtok = -1;
+	}
 	smc_lgr_conn_put(lgr);
 	sock_put(&smc->sk);		/* the table's reference */
 }

@@ -36,6 +36,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
@@ -115,6 +116,12 @@ void smc_net_link_put(struct net *net)
 	atomic_dec(&ln->links);
 }
 
+static void smc_lgr_kfree(struct smc_link_group *lgr)
+{
+	kvfree(lgr->rtok);
+	kfree(lgr);
+}
+
 static void smc_lgr_release(struct kref *ref)
 {
 	struct smc_link_group *lgr = container_of(ref, struct smc_link_group,
@@ -122,7 +129,7 @@ static void smc_lgr_release(struct kref *ref)
 
 	smc_buf_free_all(lgr);
 	xa_destroy(&lgr->conns_xa);
-	kfree(lgr);
+	smc_lgr_kfree(lgr);
 }
 
 /**
@@ -279,8 +286,15 @@ static void smc_lgr_free_work(struct work_struct *work)
 	for (i = 0; i < SMC_LGR_LINKS; i++)
 		if (smc_link_teardown(&lgr->lnk[i]))
 			leak = true;
-	/* no receive completions any more: nothing queues LLC work */
+	/*
+	 * No receive completions any more, and no flow of ours (its end
+	 * queues LLC work; its waits end with the link group): nothing
+	 * queues LLC work
+	 */
+	mutex_lock(&lgr->llc_flow_mutex);
 	destroy_workqueue(lgr->llc_wq);
+	lgr->llc_wq = NULL;
+	mutex_unlock(&lgr->llc_flow_mutex);
 	smc_llc_purge(lgr);
 	if (!leak)
 		smc_lgr_put(lgr);		/* the list's reference */
@@ -333,9 +347,12 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	if (!lgr)
 		return ERR_PTR(-ENOMEM);
 	lgr->id = atomic_inc_return(&smc_lgr_next_id);
+	lgr->rtok = kvzalloc(sizeof(*lgr->rtok), GFP_KERNEL);
 	lgr->llc_wq = alloc_ordered_workqueue("smcr_llc%u", 0, lgr->id);
-	if (!lgr->llc_wq) {
-		kfree(lgr);
+	if (!lgr->llc_wq || !lgr->rtok) {
+		if (lgr->llc_wq)
+			destroy_workqueue(lgr->llc_wq);
+		smc_lgr_kfree(lgr);
 		return ERR_PTR(-ENOMEM);
 	}
 	INIT_LIST_HEAD(&lgr->list);
@@ -350,6 +367,8 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	init_waitqueue_head(&lgr->wait);
 	spin_lock_init(&lgr->llc_rx_lock);
 	INIT_LIST_HEAD(&lgr->llc_rx);
+	mutex_init(&lgr->llc_flow_mutex);
+	spin_lock_init(&lgr->rtok_lock);
 	INIT_WORK(&lgr->llc_work, smc_llc_work);
 	INIT_DELAYED_WORK(&lgr->linger, smc_lgr_linger_expired);
 	INIT_WORK(&lgr->free_work, smc_lgr_free_work);
@@ -368,7 +387,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	rc = smc_link_init(&lgr->lnk[0], offer);
 	if (rc) {
 		destroy_workqueue(lgr->llc_wq);
-		kfree(lgr);
+		smc_lgr_kfree(lgr);
 		return ERR_PTR(rc);
 	}
 	lgr->conns = 1;

@@ -33,6 +33,7 @@
 #include <smcr/cursor.h>
 #include <smcr/llc.h>
 #include <smcr/qp_attr.h>
+#include <smcr/rtoken.h>
 #include <smcr/urg.h>
 
 #include "ib.h"
@@ -143,8 +144,12 @@ struct smc_wr {
  * @mr: RMB: its memory region; NULL once unmapped
  * @rkey: RMB: @mr's rkey, kept for the CLC messages
  * @registered: RMB: the registration work request completed
+ * @confirmed: RMB: the peer knows its RTokens - from the first contact's
+ *	CLC message, or else our CONFIRM RKEY exchange (3.5.5.2.1); under
+ *	lgr->llc_flow_mutex
  *
- * All fields but @cpu, @size and the geometry are under lgr->buf_lock.
+ * All fields but @cpu, @size, the geometry and @confirmed are under
+ * lgr->buf_lock.
  */
 struct smc_buf {
 	struct list_head	list;
@@ -162,6 +167,7 @@ struct smc_buf {
 	struct ib_mr		*mr;
 	u32			rkey;
 	bool			registered;
+	bool			confirmed;
 };
 
 /**
@@ -332,6 +338,17 @@ struct smc_lgr_key {
  * @llc_rx: received LLC requests for @llc_work (struct smc_llc_qentry)
  * @llc_rx_len: entries on @llc_rx, at most SMC_LLC_RX_MAX
  * @llc_work: handles @llc_rx on @llc_wq
+ * @llc_flow_mutex: held by the one exchange of ours that changes the link
+ *	group's configuration (3.5.5.3: one at a time), from its start to
+ *	its end; taken before @lock
+ * @llc_flow: enum smc_llc_flow of that exchange, SMC_LLC_FLOW_NONE when
+ *	none runs; under @lock. The peer's requests meet it in the
+ *	collision table
+ * @llc_held: @llc_work left a request on @llc_rx for after that exchange
+ *	(under @lock); its end queues @llc_work again
+ * @rtok_lock: protects @rtok (BH: taken by process context only, but
+ *	short)
+ * @rtok: the peer's RMBs as we may write into them (its RToken set)
  * @linger: deletes the link group when it stayed unused for lgr_linger_ms
  * @free_work: tears the links down once the link group is terminated
  * @lnk: link slots
@@ -365,6 +382,11 @@ struct smc_link_group {
 	struct list_head	llc_rx;
 	u32			llc_rx_len;
 	struct work_struct	llc_work;
+	struct mutex		llc_flow_mutex;	/* see above */
+	u8			llc_flow;
+	bool			llc_held;
+	spinlock_t		rtok_lock;	/* see above */
+	struct smc_rtoken_table	*rtok;
 
 	struct delayed_work	linger;
 	struct work_struct	free_work;
@@ -395,7 +417,9 @@ struct smc_link_group {
  * @tx_ring: geometry of the peer's RMBE
  * @sb_ring: geometry of @sndbuf (a power of two no larger than
  *	@tx_ring.size, no eye catcher)
- * @peer_rkey: rkey of the peer's RMB
+ * @peer_rkey: rkey of the peer's RMB on @lnk
+ * @peer_rtok: the peer's RMB in lgr->rtok, held (smc_rtoken_hold()) from
+ *	smc_conn_peer() to smc_conn_end(); -1 before
  * @peer_addr: address of the peer's RMBE (RMB vaddr + element offset)
  * @lock: protects the cursors and flags below; taken by the CDC receive
  *	path, so everything else holds it only briefly (spin_lock_bh)
@@ -462,6 +486,7 @@ struct smc_conn {
 	struct smc_ring		tx_ring;
 	struct smc_ring		sb_ring;
 	u32			peer_rkey;
+	int			peer_rtok;
 	u64			peer_addr;
 
 	spinlock_t		lock;	/* see above */
@@ -519,6 +544,12 @@ static inline bool smc_conn_aborted(const struct smc_conn *conn)
 	       state == SMC_CLOSE_PEER_ABORT_WAIT ||
 	       state == SMC_CLOSE_PROCESS_ABORT ||
 	       state == SMC_CLOSE_CLOSED;
+}
+
+/* The link's slot in its link group's lnk[] */
+static inline u8 smc_link_slot(const struct smc_link *lnk)
+{
+	return lnk - lnk->lgr->lnk;
 }
 
 static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
@@ -660,8 +691,16 @@ void smc_llc_keepalive(struct work_struct *work);
 void smc_llc_keepalive_start(struct smc_link *lnk);
 void smc_llc_test_link(struct smc_link *lnk);
 void smc_llc_purge(struct smc_link_group *lgr);
+void smc_llc_flow_start(struct smc_link_group *lgr, enum smc_llc_flow flow);
+void smc_llc_flow_end(struct smc_link_group *lgr);
 
-/* buf.c */
+/* llc_rkey.c */
+void smc_llc_rkey_rx_confirm(struct smc_link *lnk,
+			     const struct smc_llc_msg_info *req);
+void smc_llc_rkey_rx_delete(struct smc_link *lnk,
+			    const struct smc_llc_msg_info *req);
+int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf);
+void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf);
 
 /* keepalive.c */
 void smc_keepalive_init(struct smc_conn *conn);

@@ -327,6 +327,31 @@ static void smc_hs_lgr_key(struct smc_lgr_key *key, const u8 *peer_id,
 	key->vlan_id = vlan_id;
 }
 
+/*
+ * Subsequent contact: our RMB element's RMB is registered and its RTokens
+ * known to the peer before the Accept or Confirm names it (3.5.5.2.1).
+ */
+static int smc_hs_rmb_ready(struct smc_link *lnk, struct smc_buf *rmb)
+{
+	int rc = smc_buf_register(lnk->lgr, rmb);
+
+	return rc ? rc : smc_llc_rkey_confirm(lnk, rmb);
+}
+
+/* The Decline for a failure to set up our connection's buffers */
+static u32 smc_hs_rmb_err_code(int rc)
+{
+	switch (rc) {
+	case -ENOMEM:
+		return SMC_CLC_DECL_MEM;
+	case -EREMOTEIO:	/* the peer refused our CONFIRM RKEY */
+	case -EPROTO:		/* its reply, or its RMB's RToken, is wrong */
+		return SMC_CLC_DECL_ERR_RTOK;
+	default:
+		return SMC_CLC_DECL_ERR_REGBUF;
+	}
+}
+
 /* After the server's Accept: set up or reuse the link, confirm it. */
 static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 {
@@ -392,7 +417,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		if (!rc)
 			rc = smc_conn_peer(smc, acc);
 		if (!rc && !first)
-			rc = smc_buf_register(lgr, smc->conn.rmbe.buf);
+			rc = smc_hs_rmb_ready(lnk, smc->conn.rmbe.buf);
 		if (rc)
 			goto decline;
 	}
@@ -448,8 +473,7 @@ decline:			/* in place of the Confirm */
 		smc_conn_discard(smc);
 	else
 		smc_lgr_conn_put(lgr);
-	return smc_hs_decline(smc, rc == -ENOMEM ? SMC_CLC_DECL_MEM :
-			      SMC_CLC_DECL_ERR_REGBUF);
+	return smc_hs_decline(smc, smc_hs_rmb_err_code(rc));
 }
 
 static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
@@ -543,6 +567,8 @@ static u32 smc_hs_server_link(struct smc_link *lnk,
 	/* the rkey of the Accept becomes valid before the client may write */
 	if (rmb && smc_buf_register(lnk->lgr, rmb))
 		return SMC_CLC_DECL_ERR_REGBUF;
+	if (rmb)
+		smc_llc_rkey_announced(lnk->lgr, rmb);
 	if (smc_llc_confirm_link_server(lnk))
 		return SMC_CLC_DECL_TIMEOUT_CL;
 	return 0;
@@ -630,10 +656,9 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 			rc = smc_conn_create(smc, lgr);
 			conn = !rc;
 			if (!rc && !first)
-				rc = smc_buf_register(lgr, smc->conn.rmbe.buf);
+				rc = smc_hs_rmb_ready(lnk, smc->conn.rmbe.buf);
 			if (rc) {
-				code = rc == -ENOMEM ? SMC_CLC_DECL_MEM :
-						       SMC_CLC_DECL_ERR_REGBUF;
+				code = smc_hs_rmb_err_code(rc);
 				len = 0;
 				goto out;
 			}

@@ -12,13 +12,15 @@
  *   - every other request is queued for the link group's ordered LLC
  *     workqueue, which handles them one at a time. Before handling one it
  *     consults the collision table (smc_llc_collision_lookup()) with the
- *     local flow in progress (none runs yet: SMC_LLC_FLOW_NONE).
+ *     flow of ours in progress (lgr->llc_flow): a request the table queues
+ *     stays first on the queue until smc_llc_flow_end().
  *
  * Flows so far: first contact's CONFIRM LINK (server sends the request,
- * client replies, 3.5.1.5) and the link group's end (DELETE LINK all).
- * Requests of flows smcr does not run yet get the negative reply the RFC
- * defines: the server's ADD LINK is rejected ("no alternate path"),
- * CONFIRM RKEY and DELETE RKEY are answered negatively. A client's ADD
+ * client replies, 3.5.1.5; the link group is pending, nobody else uses
+ * it), the RKey exchanges (llc_rkey.c) and the link group's end (DELETE
+ * LINK all). Requests of flows smcr does not run yet get the negative
+ * reply the RFC defines: the server's ADD LINK is rejected ("no alternate
+ * path"), CONFIRM RKEY CONTINUATION answered negatively. A client's ADD
  * LINK is no request but a hint that gets no reply (3.5.5.1.2): the
  * server ignores it, as it must when the link group has the negotiated
  * maximum of links (smcr announces one).
@@ -200,7 +202,7 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	/* a reply nobody waits for (any more) is dropped */
 }
 
-/* Requests of exchanges smcr does not run yet: the RFC's negative reply */
+/* Requests of exchanges smcr does not take part in: the RFC's negative reply */
 static void smc_llc_refuse(struct smc_link *lnk,
 			   const struct smc_llc_msg_info *req)
 {
@@ -212,17 +214,8 @@ static void smc_llc_refuse(struct smc_link *lnk,
 		resp.add_link.reject = true;
 		resp.add_link.reject_rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
 		break;
-	case SMC_LLC_CONFIRM_RKEY:
-		resp.confirm_rkey.negative = true;
-		resp.confirm_rkey.retry = false;
-		break;
-	case SMC_LLC_CONFIRM_RKEY_CONT:
+	case SMC_LLC_CONFIRM_RKEY_CONT:	/* smcr announced no more RTokens */
 		resp.confirm_rkey_cont.negative = true;
-		break;
-	case SMC_LLC_DELETE_RKEY:
-		resp.delete_rkey.negative = true;
-		resp.delete_rkey.err_mask =
-			(u8)(0xff00 >> resp.delete_rkey.count);
 		break;
 	default:
 		return;		/* no reply defined */
@@ -268,35 +261,53 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 	smc_lgr_terminate(lnk->lgr, false, "peer sent DELETE LINK");
 }
 
-static void smc_llc_handle(struct smc_link *lnk,
+/*
+ * Handle one request of the peer, as the collision table says for the
+ * flow of ours in progress. Return: false if it must wait until that flow
+ * is complete (the caller keeps it; smc_llc_flow_end() runs the work
+ * again).
+ */
+static bool smc_llc_handle(struct smc_link *lnk,
 			   const struct smc_llc_msg_info *info)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	const struct smc_llc_collision *col;
+	u8 action;
 	int ev;
 
 	ev = smc_llc_event_of(info, !lgr->server);
 	if (ev < 0)
-		return;		/* a continuation of no flow of ours */
-	/* no local flow runs on the LLC workqueue yet */
-	col = smc_llc_collision_lookup(SMC_LLC_FLOW_NONE, ev);
-	switch (col ? col->action : SMC_LLC_ACT_PROCESS) {
+		return true;	/* a continuation of no flow of ours */
+	spin_lock_bh(&lgr->lock);
+	col = smc_llc_collision_lookup(lgr->llc_flow, ev);
+	action = col ? col->action : SMC_LLC_ACT_PROCESS;
+	if (action == SMC_LLC_ACT_QUEUE)
+		lgr->llc_held = true;
+	spin_unlock_bh(&lgr->lock);
+	switch (action) {
+	case SMC_LLC_ACT_QUEUE:
+		return false;
 	case SMC_LLC_ACT_IGNORE:
-		return;
+		return true;
 	case SMC_LLC_ACT_TERMINATE:
 		smc_lgr_terminate(lgr, false,
 				  info->type == SMC_LLC_DELETE_LINK ?
 				  "peer sent DELETE LINK" : "LLC collision");
-		return;
-	default:
+		return true;
+	default:	/* PROCESS, REPLY; YIELD: the peer answers ours */
 		break;
 	}
 	if (ev == SMC_LLC_EV_ADD_LINK_CLNT)
 		smc_llc_add_link_hint(lnk, info);
 	else if (info->type == SMC_LLC_DELETE_LINK)
 		smc_llc_delete_link(lnk, info);
+	else if (info->type == SMC_LLC_CONFIRM_RKEY)
+		smc_llc_rkey_rx_confirm(lnk, info);
+	else if (info->type == SMC_LLC_DELETE_RKEY)
+		smc_llc_rkey_rx_delete(lnk, info);
 	else
 		smc_llc_refuse(lnk, info);
+	return true;
 }
 
 /**
@@ -324,9 +335,56 @@ void smc_llc_work(struct work_struct *work)
 		spin_unlock_bh(&lgr->llc_rx_lock);
 		if (!qe)
 			return;
-		smc_llc_handle(qe->lnk, &qe->info);
+		if (!smc_llc_handle(qe->lnk, &qe->info)) {
+			/* first again once our flow is complete */
+			spin_lock_bh(&lgr->llc_rx_lock);
+			list_add(&qe->list, &lgr->llc_rx);
+			lgr->llc_rx_len++;
+			spin_unlock_bh(&lgr->llc_rx_lock);
+			return;
+		}
 		kfree(qe);
 	}
+}
+
+/**
+ * smc_llc_flow_start() - start an exchange of ours that changes the link
+ *	group's configuration (RFC 7609 3.5.5.3: one at a time)
+ * @lgr: the link group
+ * @flow: enum smc_llc_flow of the exchange
+ *
+ * Waits for one of ours in progress to end. The peer's requests meet
+ * @flow in the collision table until smc_llc_flow_end().
+ *
+ * Context: process; sleeps.
+ */
+void smc_llc_flow_start(struct smc_link_group *lgr, enum smc_llc_flow flow)
+{
+	mutex_lock(&lgr->llc_flow_mutex);
+	spin_lock_bh(&lgr->lock);
+	lgr->llc_flow = flow;
+	spin_unlock_bh(&lgr->lock);
+}
+
+/**
+ * smc_llc_flow_end() - the exchange of smc_llc_flow_start() is complete
+ * @lgr: the link group
+ *
+ * Requests of the peer that waited for it are handled now.
+ */
+void smc_llc_flow_end(struct smc_link_group *lgr)
+{
+	bool held;
+
+	spin_lock_bh(&lgr->lock);
+	lgr->llc_flow = SMC_LLC_FLOW_NONE;
+	held = lgr->llc_held;
+	lgr->llc_held = false;
+	spin_unlock_bh(&lgr->lock);
+	/* under the mutex: the link group's end destroys the queue under it */
+	if (held && lgr->llc_wq)
+		queue_work(lgr->llc_wq, &lgr->llc_work);
+	mutex_unlock(&lgr->llc_flow_mutex);
 }
 
 /**
@@ -553,6 +611,7 @@ int smc_llc_confirm_link_client(struct smc_link *lnk,
 		rc = smc_buf_register(lnk->lgr, conn->rmbe.buf);
 		if (rc)
 			return rc;
+		smc_llc_rkey_announced(lnk->lgr, conn->rmbe.buf);
 	}
 	smc_llc_confirm_link_fill(lnk, &resp, true);
 	rc = smc_llc_send(lnk, &resp, true);

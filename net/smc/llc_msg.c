@@ -140,18 +140,27 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
 
 /* smcr's choice: the RFC names actions for collisions only */
 #define OWN(a)		{ .action = SMC_LLC_ACT_##a, .rfc = false }
+/* RFC 7609 3.5.5.3 names this action for the case */
+#define RFC(a)		{ .action = SMC_LLC_ACT_##a, .rfc = true }
 
 /*
- * The collision table (RFC 7609 3.5.5.3): (flow in progress here, request
- * from the peer) -> action. One row so far: no local flow runs on the LLC
- * workqueue yet (first contact's CONFIRM LINK is a handshake's waiter, not
- * a flow), so smc_llc_handle() only looks up SMC_LLC_FLOW_NONE, where
- * nothing collides and every request is simply handled - or, for DELETE
- * LINK of all links, ends the link group (TEST LINK is answered on
- * receipt and never looked up; its cell keeps the row total). The rows
- * of 3.5.5.3.1-3 come with the flows that run during them (adding and
- * deleting links, RKey exchanges), and with the server-leads rule they
- * apply: the server wins a collision with a client's exchange.
+ * The collision table (RFC 7609 3.5.5.3): (flow of ours in progress,
+ * request from the peer) -> action; smc_llc_handle() runs it with the
+ * link group's llc_flow. A row exists for each flow smcr runs; every row
+ * answers TEST LINK at once (it is answered on receipt and never looked
+ * up; the cell marks the row as defined).
+ *
+ * SMC_LLC_FLOW_NONE: nothing collides, every request is handled, DELETE
+ * LINK of all links ends the link group.
+ *
+ * SMC_LLC_FLOW_RKEY, our CONFIRM RKEY or DELETE RKEY exchange
+ * (3.5.5.3.3): the peer's own RKey exchanges are independent (3.5.5.3,
+ * "do not represent a collision"); the server's ADD LINK or DELETE LINK
+ * of one link wins - handled now, and the server answers our exchange
+ * negatively; the client's ADD LINK or DELETE LINK of one link and a
+ * CONFIRM LINK wait until our exchange is complete.
+ *
+ * The rows of 3.5.5.3.1-2 come with the flows that add and delete links.
  */
 static const struct smc_llc_collision
 smc_llc_collisions[][SMC_LLC_EV_CNT] = {
@@ -167,9 +176,22 @@ smc_llc_collisions[][SMC_LLC_EV_CNT] = {
 		[SMC_LLC_EV_CONFIRM_RKEY]	= OWN(PROCESS),
 		[SMC_LLC_EV_DELETE_RKEY]	= OWN(PROCESS),
 	},
+	[SMC_LLC_FLOW_RKEY] = {
+		[SMC_LLC_EV_TEST_LINK]		= RFC(REPLY),
+		[SMC_LLC_EV_CONFIRM_LINK]	= RFC(QUEUE),
+		[SMC_LLC_EV_ADD_LINK_CLNT]	= RFC(QUEUE),
+		[SMC_LLC_EV_ADD_LINK_SERV]	= RFC(YIELD),
+		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= RFC(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= RFC(YIELD),
+		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= RFC(TERMINATE),
+		[SMC_LLC_EV_CONFIRM_RKEY]	= RFC(PROCESS),
+		[SMC_LLC_EV_DELETE_RKEY]	= RFC(PROCESS),
+	},
 };
 
 #undef OWN
+#undef RFC
 
 /**
  * smc_llc_type_desc() - look up what smcr knows about an LLC type
@@ -791,8 +813,8 @@ int smc_llc_event_of(const struct smc_llc_msg_info *info, bool from_server)
  * @event: the request, see smc_llc_event_of()
  *
  * Return: the cell of the collision table (RFC 7609 3.5.5.3), or NULL if
- * @event is out of range or the table has no row for @flow (no flow but
- * SMC_LLC_FLOW_NONE runs yet).
+ * @event is out of range or the table has no row for @flow (a flow smcr
+ * does not run).
  */
 const struct smc_llc_collision *
 smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
@@ -800,6 +822,10 @@ smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
 	const size_t rows = ARRAY_SIZE(smc_llc_collisions);
 
 	if ((unsigned int)flow >= rows || (unsigned int)event >= SMC_LLC_EV_CNT)
+		return NULL;
+	/* a row without its TEST LINK cell is not defined */
+	if (smc_llc_collisions[flow][SMC_LLC_EV_TEST_LINK].action !=
+	    SMC_LLC_ACT_REPLY)
 		return NULL;
 	return &smc_llc_collisions[flow][event];
 }

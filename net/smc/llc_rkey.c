@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: the RKey exchanges of the LLC (RFC 7609 3.5.5.2, A.3.5 - A.3.7).
+ *
+ * Ours: a new RMB of an existing link group is announced with CONFIRM
+ * RKEY before a CLC message names it (3.5.5.2.1, Figure 13: the server
+ * before its Accept, the client before its Confirm), on the link the
+ * connection uses, with the RMB's RTokens on the link group's other
+ * links. A connection that finds a free element in an RMB the peer knows
+ * needs no LLC exchange at all. The first contact's RMB needs none
+ * either: the CLC messages carry its only RToken, that of the first link.
+ * A negative reply or none at all fails the connection's handshake (the
+ * server declines in place of its Accept, the client in place of its
+ * Confirm, both with ERR_RTOK); the RMB stays unconfirmed, so the next
+ * connection that takes an element of it tries again (the C flag's
+ * "natural stimulus"). smcr frees RMBs only with their link group, so it
+ * never sends DELETE RKEY.
+ *
+ * The peer's: its RTokens go into the link group's RToken set (struct
+ * smc_rtoken_table) and the request is echoed with R, or with Z where
+ * the table cannot take it: an RToken that contradicts a known one (an
+ * rkey of the link with another address, 3.5.2.2-3), a link the link
+ * group does not have, more RTokens than it has other links, a full
+ * table. An identical repeat is confirmed again: Linux's smc.ko sends
+ * CONFIRM RKEY on every subsequent contact, for old RMBs too. DELETE RKEY
+ * deletes each named RMB that no connection of ours writes into; the
+ * others are named in the reply's error mask (4.4.2: the peer may not
+ * reuse an element before our connection ended).
+ *
+ * Both run on the LLC work, so one at a time; lgr->rtok_lock protects
+ * the table against connections starting and ending.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "core.h"
+
+/* The slot of the active link with number @link_num, or -1 */
+static int smc_llc_rkey_slot(struct smc_link_group *lgr, u8 link_num)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (READ_ONCE(lgr->lnk[i].state) == SMC_LNK_ACTIVE &&
+		    lgr->lnk[i].link_id == link_num)
+			return i;
+	return -1;
+}
+
+/* Active links of @lgr: those that can carry RDMA writes */
+static unsigned int smc_llc_rkey_links(struct smc_link_group *lgr)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (READ_ONCE(lgr->lnk[i].state) == SMC_LNK_ACTIVE)
+			n++;
+	return n;
+}
+
+/*
+ * The RTokens of a CONFIRM RKEY request arriving on @lnk as table specs:
+ * the carrying link's first. Return: their number, or 0 if they name a
+ * link the link group does not have, or more than its other links.
+ */
+static unsigned int smc_llc_rkey_specs(struct smc_link *lnk,
+				       const struct smc_llc_confirm_rkey_info *cr,
+				       struct smc_rtoken_spec *spec)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	unsigned int i;
+	int slot;
+
+	if (cr->num_tkns >= smc_llc_rkey_links(lgr) ||
+	    cr->num_tkns > SMC_LLC_CONFIRM_RKEY_OTHERS)
+		return 0;
+	spec[0].slot = smc_link_slot(lnk);
+	spec[0].rkey = cr->rkey;
+	spec[0].vaddr = cr->vaddr;
+	for (i = 0; i < cr->num_tkns; i++) {
+		slot = smc_llc_rkey_slot(lgr, cr->others[i].link_num);
+		if (slot < 0)
+			return 0;
+		spec[i + 1].slot = slot;
+		spec[i + 1].rkey = cr->others[i].rkey;
+		spec[i + 1].vaddr = cr->others[i].vaddr;
+	}
+	return cr->num_tkns + 1;
+}
+
+/**
+ * smc_llc_rkey_rx_confirm() - the peer's CONFIRM RKEY request
+ * @lnk: the link it arrived on
+ * @req: the request
+ *
+ * Context: the link group's LLC work.
+ */
+void smc_llc_rkey_rx_confirm(struct smc_link *lnk,
+			     const struct smc_llc_msg_info *req)
+{
+	struct smc_rtoken_spec spec[SMC_LGR_LINKS];
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_msg_info resp = *req;
+	unsigned int n;
+	int idx = -EINVAL;
+
+	n = smc_llc_rkey_specs(lnk, &req->confirm_rkey, spec);
+	if (n) {
+		spin_lock_bh(&lgr->rtok_lock);
+		idx = smc_rtoken_confirm(lgr->rtok, spec, n);
+		spin_unlock_bh(&lgr->rtok_lock);
+	}
+	if (idx < 0) {
+		pr_info_ratelimited("link group %u: the peer's CONFIRM RKEY (rkey %#x, %u other links) refused: %d\n",
+				    lgr->id, req->confirm_rkey.rkey,
+				    req->confirm_rkey.num_tkns, idx);
+		resp.confirm_rkey.negative = true;
+	}
+	resp.response = true;
+	resp.confirm_rkey.retry = false;
+	/* no free send buffer: the peer's request times out */
+	smc_llc_send(lnk, &resp, false);
+}
+
+/**
+ * smc_llc_rkey_rx_delete() - the peer's DELETE RKEY request
+ * @lnk: the link it arrived on
+ * @req: the request; its rkeys are those of @lnk
+ *
+ * Context: the link group's LLC work.
+ */
+void smc_llc_rkey_rx_delete(struct smc_link *lnk,
+			    const struct smc_llc_msg_info *req)
+{
+	const struct smc_llc_delete_rkey_info *dr = &req->delete_rkey;
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_msg_info resp = *req;
+	u8 slot = smc_link_slot(lnk), err = 0;
+	unsigned int i;
+
+	spin_lock_bh(&lgr->rtok_lock);
+	for (i = 0; i < dr->count; i++)
+		if (smc_rtoken_delete(lgr->rtok, slot, dr->rkeys[i]))
+			err |= 0x80 >> i;	/* A.3.7: first RKey, high bit */
+	spin_unlock_bh(&lgr->rtok_lock);
+	if (err)
+		pr_info_ratelimited("link group %u: the peer's DELETE RKEY of %u rkeys: error mask %#x (unknown, or in use)\n",
+				    lgr->id, dr->count, err);
+	resp.response = true;
+	resp.delete_rkey.negative = err;
+	resp.delete_rkey.err_mask = err;
+	smc_llc_send(lnk, &resp, false);
+}
+
+/* Our CONFIRM RKEY exchange for @buf on @lnk, in a flow of ours */
+static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
+{
+	struct smc_llc_waiter w = {
+		.type = SMC_LLC_CONFIRM_RKEY, .response = true,
+	};
+	struct smc_llc_msg_info req = { .type = SMC_LLC_CONFIRM_RKEY };
+	const struct smc_llc_confirm_rkey_info *r = &w.info.confirm_rkey;
+	int rc;
+
+	/* one link so far: its RToken is the carrying one, no others */
+	req.confirm_rkey.rkey = buf->rkey;
+	req.confirm_rkey.vaddr = buf->dma;
+	rc = smc_llc_expect(lnk->lgr, &w);
+	if (rc)
+		return rc;
+	rc = smc_llc_send(lnk, &req, true);
+	if (rc) {
+		smc_llc_cancel(lnk->lgr, &w);
+		return rc;
+	}
+	rc = smc_llc_wait(lnk, &w, NULL, NULL);
+	if (rc)
+		return rc;
+	if (r->negative)
+		return -EREMOTEIO;
+	/* the echo of another request is no reply to ours */
+	if (r->rkey != buf->rkey || r->vaddr != buf->dma || r->num_tkns)
+		return -EPROTO;
+	return 0;
+}
+
+/**
+ * smc_llc_rkey_confirm() - make sure the peer knows an RMB's RTokens
+ *	before a CLC message names it (RFC 7609 3.5.5.2.1)
+ * @lnk: the link of the connection that uses the RMB, ACTIVE
+ * @buf: the RMB, registered
+ *
+ * Runs our CONFIRM RKEY exchange unless the RMB is confirmed already; a
+ * connection that takes an element of a confirmed RMB sends nothing.
+ *
+ * Context: process; sleeps (at most llc_timeout_ms for the reply, plus
+ * the wait for another exchange of ours).
+ * Return: 0; -EREMOTEIO if the peer refused it; -EPROTO for a reply that
+ * does not echo the request; -ETIMEDOUT, -ENOLINK or another negative
+ * errno if the exchange failed.
+ */
+int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	int rc = 0;
+
+	smc_llc_flow_start(lgr, SMC_LLC_FLOW_RKEY);
+	if (!buf->confirmed) {
+		rc = smc_llc_rkey_exchange(lnk, buf);
+		if (!rc)
+			buf->confirmed = true;
+		else
+			pr_info_ratelimited("link group %u: CONFIRM RKEY of rkey %#x failed: %d\n",
+					    lgr->id, buf->rkey, rc);
+	}
+	smc_llc_flow_end(lgr);
+	return rc;
+}
+
+/**
+ * smc_llc_rkey_announced() - the first contact's CLC message told the
+ *	peer an RMB's only RToken
+ * @lgr: the link group, of one link
+ * @buf: the RMB
+ *
+ * Context: process; sleeps.
+ */
+void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf)
+{
+	mutex_lock(&lgr->llc_flow_mutex);
+	buf->confirmed = true;
+	mutex_unlock(&lgr->llc_flow_mutex);
+}
