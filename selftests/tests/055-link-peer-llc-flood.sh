@@ -8,10 +8,12 @@
 # test_llc_work_delay_ms 50, so that its LLC work handles one queued
 # request per 50 ms: slower than any flood. Role a's link-peer (script
 # llc-flood) sends 256 CONFIRM RKEY requests back to back. Asserts:
-#  - link-peer gets fewer than 64 (negative) replies: smcr queued at most
-#    16 requests and dropped the rest, and b logs "LLC request queue
-#    full" (before the fix every request was queued - one GFP_ATOMIC
-#    allocation each, without limit - and all 256 were answered);
+#  - link-peer gets fewer than 64 replies (positive: the first request's
+#    zero body is a valid new RToken, rkey 0 at address 0, the others
+#    identical repeats of it): smcr queued at most 16 requests and dropped
+#    the rest, and b logs "LLC request queue full" (before the fix every
+#    request was queued - one GFP_ATOMIC allocation each, without limit -
+#    and all 256 were answered);
 #  - the link lives (TEST LINK answered) and the duplex exchange after the
 #    flood is byte-exact on both sides.
 source "$ST_DIR/lib.sh"

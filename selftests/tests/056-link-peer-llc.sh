@@ -18,7 +18,9 @@
 #    reply);
 #  - llc-delete-link-unknown (DELETE LINK of link 7): ignored, no reply
 #    (before the fix smcr ended the link group for it);
-#  - llc-delete-rkey (8 unknown rkeys): one negative reply;
+#  - llc-delete-rkey (8 unknown rkeys): one reply, negative (Z) with
+#    error mask 0xff, count and rkeys echoed (063 has the rkey exchange
+#    itself);
 #  - llc-test-link-flood (1000 TEST LINK): answered while send buffers are
 #    free, nothing queues;
 # and after each the duplex exchange is byte-exact and the link alive

@@ -77,7 +77,10 @@ connection setup:
   --hold-file PATH     client: end the --hold early once PATH does not exist
   --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
                        TCP_KEEPCNT 2 on each connection
-  --sndbuf SIZE        client: SO_SNDBUF SIZE before connect
+  --sndbuf SIZE        SO_SNDBUF SIZE: client before connect, server on the
+                       listening socket before listen (accepted ones inherit)
+  --rcvbuf SIZE        SO_RCVBUF SIZE, likewise (smcr takes half the buffer,
+                       as TCP's window, for the RMB element size class)
   --accept block|nonblock      server: blocking accept or nonblocking + poll
   --accept4-flags nonblock,cloexec   flags for accept4 (verified via fcntl)
   --backlog N
@@ -247,6 +250,9 @@ Config parse_cli(const std::vector<std::string> &args)
 		else if (o == "--sndbuf") {
 			c.sndbuf = a.value_size();
 			if (c.sndbuf == 0 || c.sndbuf > (64u << 20)) throw ArgError("--sndbuf must be 1..64M");
+		} else if (o == "--rcvbuf") {
+			c.rcvbuf = a.value_size();
+			if (c.rcvbuf == 0 || c.rcvbuf > (64u << 20)) throw ArgError("--rcvbuf must be 1..64M");
 		} else if (o == "--timeout") c.timeout_ms = a.value_ms();
 		else if (o == "--ready-file") c.ready_file = a.value();
 		else if (o == "--expect-mode") {

@@ -53,7 +53,8 @@ struct Config {
 	uint64_t hold_ms = 0;		// client: keep connection idle this long after connect
 	std::string hold_file;		// client: ... or until this file is gone
 	unsigned keepalive_s = 0;	// client: SO_KEEPALIVE with TCP_KEEPIDLE this long
-	uint64_t sndbuf = 0;		// client: SO_SNDBUF before connect (0: not set)
+	uint64_t sndbuf = 0;		// SO_SNDBUF: client before connect, server on the listener (0: not set)
+	uint64_t rcvbuf = 0;		// SO_RCVBUF: likewise (smcr sizes the RMB element by it)
 	uint64_t timeout_ms = 0;	// whole-process watchdog (0 = none)
 	std::string ready_file;		// server/hold: created once listening
 

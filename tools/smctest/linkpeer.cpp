@@ -178,10 +178,62 @@ UniqueFd Peer::dial_port(uint16_t port) const
 
 Peer::Contact Peer::contact(uint16_t port, bool first) const
 {
-	Contact k{dial_port(port), {}};
+	UniqueFd fd = dial_port(port);
 	clc::Bytes prop = clc::proposal_v1(prop_);
-	write_all(k.fd.get(), prop.data(), prop.size());
-	clc::Bytes a = read_clc(k.fd.get(), kWaitMs, "the server's Accept (port " + std::to_string(port) + ")");
+	write_all(fd.get(), prop.data(), prop.size());
+	clc::Bytes a = read_clc(fd.get(), kWaitMs, "the server's Accept (port " + std::to_string(port) + ")");
+	return check_accept(port, std::move(fd), a, first);
+}
+
+Peer::Contact Peer::accepted(uint16_t port, Answer &&a, bool first) const
+{
+	return check_accept(port, std::move(a.fd), a.clc, first);
+}
+
+Peer::Answer Peer::propose(uint16_t port, const std::function<void(const LlcSeen &)> &on_llc)
+{
+	const std::string what = "the server's CLC reply to our Proposal (port " + std::to_string(port) + ")";
+	Answer r{dial_port(port), {}, {}};
+	clc::Bytes prop = clc::proposal_v1(prop_);
+	write_all(r.fd.get(), prop.data(), prop.size());
+	const uint64_t deadline = now_ms() + kWaitMs;
+	size_t seen = llc_.size();
+	size_t want = clc::kHdrLen;
+	while (r.clc.size() < want) {
+		if (now_ms() >= deadline)
+			throw Failure("expected " + what + ", got " + std::to_string(r.clc.size()) +
+				      " byte(s) in " + std::to_string(kWaitMs) + " ms" +
+				      (r.clc.empty() ? std::string() : ": " + clc::hex(r.clc)));
+		pump(10);
+		if (!link_error_.empty())
+			throw Failure("link failed while we waited for " + what + ": " + link_error_);
+		while (seen < llc_.size()) {
+			const LlcSeen l = llc_[seen++]; // a copy: on_llc may pump
+			r.llc.push_back(l);
+			if (on_llc)
+				on_llc(l);
+		}
+		auto got = read_some(r.fd.get(), want - r.clc.size(), now_ms() + 10);
+		r.clc.insert(r.clc.end(), got.data.begin(), got.data.end());
+		if (r.clc.size() < want && (got.eof || got.err))
+			throw Failure("expected " + what + ", got " + std::to_string(r.clc.size()) + " byte(s), then " +
+				      (got.eof ? std::string("EOF") : errno_name(got.err)));
+		if (want == clc::kHdrLen && r.clc.size() == clc::kHdrLen) {
+			auto hdr = clc::parse_header(r.clc.data());
+			if (!hdr.eye_ok || hdr.length < clc::kHdrLen + clc::kTrailerLen || hdr.length > clc::kMaxLen)
+				throw Failure("expected " + what + ", got a bad CLC header: " + clc::hex(r.clc));
+			want = hdr.length;
+		}
+	}
+	if (!clc::trailer_ok(r.clc))
+		throw Failure("expected " + what + ", got a " + clc::type_name(r.clc[4]) + " with a bad trailer: " +
+			      clc::hex(r.clc));
+	return r;
+}
+
+Peer::Contact Peer::check_accept(uint16_t port, UniqueFd fd, const clc::Bytes &a, bool first) const
+{
+	Contact k{std::move(fd), {}};
 	auto acc = clc::accept_confirm_parse(a);
 	if (!acc || a[4] != clc::Accept)
 		throw Failure("port " + std::to_string(port) + ": expected an Accept, got " + clc::type_name(a[4]) +
@@ -220,6 +272,24 @@ void Peer::send_msg(const wire::Msg &m)
 	std::memcpy(slot, m.data(), m.size());
 	link_->post_send(kWrSend, msgs_mr_.get(), slot, wire::kMsgLen);
 	++sq_out_;
+}
+
+LlcSeen Peer::llc_exchange(const wire::Msg &req, const std::string &label)
+{
+	const uint8_t type = req[0];
+	const size_t from = llc_.size();
+	std::optional<LlcSeen> reply;
+	send_msg(req);
+	pump_until([&] {
+		for (size_t i = from; i < llc_.size() && !reply; ++i)
+			if (llc_[i].type == type && (llc_[i].flags & wire::kLlcResp))
+				reply = llc_[i];
+		return reply || !link_error_.empty();
+	}, kWaitMs);
+	if (!reply)
+		throw Failure(label + ": no " + wire::llc_name(type) + " reply within " + std::to_string(kWaitMs) +
+			      " ms" + (link_error_.empty() ? std::string() : " (" + link_error_ + ")"));
+	return *reply;
 }
 
 void Peer::send_cdc(uint8_t prod_flags, uint8_t conn_flags, const std::function<void(wire::Cdc &)> &edit)
@@ -592,12 +662,6 @@ void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
 	p.expect_link_alive(label);
 }
 
-namespace {
-
-constexpr uint32_t kSyncErr = 0x04000000, kNoSmcrDev = 0x03030002;
-
-// After a fallback: the duplex pattern over the TCP connection (we send
-// --seed, the server --seed+1), byte-exact.
 void tcp_duplex(const Config &c, int fd, const std::string &label)
 {
 	TransferSpec s;
@@ -617,6 +681,17 @@ void send_clc(int fd, const clc::Bytes &m)
 {
 	write_all(fd, m.data(), m.size());
 }
+
+std::string hex8(uint8_t v)
+{
+	char b[8];
+	std::snprintf(b, sizeof(b), "0x%02x", v);
+	return b;
+}
+
+namespace {
+
+constexpr uint32_t kSyncErr = 0x04000000, kNoSmcrDev = 0x03030002;
 
 // smcr aborts the TCP connection fd: a reset, and not a byte before it
 // (after a subsequent contact's Accept there is no Decline, C.3). Pumps
@@ -725,8 +800,8 @@ wire::Msg fuzz_llc(std::mt19937_64 &rng)
 	}
 	return m;
 }
-// The table: honest first, then the CDC scripts (linkpeer_cdc.cpp), then
-// the others.
+// The table: honest first, then the CDC scripts (linkpeer_cdc.cpp), the
+// others, then the rkey exchange scripts (linkpeer_rkey.cpp).
 const std::vector<Script> &scripts()
 {
 	static const std::vector<Script> own = {
@@ -806,8 +881,9 @@ const std::vector<Script> &scripts()
 		{"llc-flood",
 		 "256 CONFIRM RKEY requests back to back, with the server's test_llc_work_delay_ms making its LLC "
 		 "work slower than the flood",
-		 "smcr queues at most 16 requests and drops the rest (its log says so): fewer than 64 negative "
-		 "replies come back, the link lives and the duplex exchange is byte-exact",
+		 "smcr queues at most 16 requests and drops the rest (its log says so): fewer than 64 replies come "
+		 "back (positive: the first stores RToken 0/0, the others repeat it), the link lives and the duplex "
+		 "exchange is byte-exact",
 		 [](Peer &p, const Config &c) {
 			 constexpr unsigned kFlood = 256, kMaxReplies = 64;
 			 auto replies = [&] { return p.llc_replies(wire::kConfirmRkey); };
@@ -911,18 +987,29 @@ const std::vector<Script> &scripts()
 			 });
 		 }},
 		{"llc-delete-rkey", "DELETE RKEY of 8 seeded random rkeys nobody announced",
-		 "refused: a negative DELETE RKEY reply, the link lives, data byte-exact",
+		 "refused: one DELETE RKEY reply, negative (Z) with error mask 0xff, count and rkeys echoed; the "
+		 "link lives, data byte-exact",
 		 [](Peer &p, const Config &c) {
+			 const std::string label = "llc-delete-rkey";
 			 std::mt19937 rng(static_cast<uint32_t>(c.seed));
-			 ignored_then_honest(p, c, "llc-delete-rkey", [&](Peer &q) {
-				 wire::Msg m = llc_garbage(rng, wire::kDeleteRkey, 0);
-				 m[4] = 8;	// count (A.3.7)
-				 m[5] = 0;	// error mask: a request has none
-				 q.send_msg(m);
-			 });
+			 wire::Msg m = llc_garbage(rng, wire::kDeleteRkey, 0);
+			 m[4] = 8;	// count (A.3.7)
+			 m[5] = 0;	// error mask: a request has none
+			 ignored_then_honest(p, c, label, [&](Peer &q) { q.send_msg(m); });
 			 if (p.llc_replies(wire::kDeleteRkey) != 1)
-				 throw Failure("llc-delete-rkey: expected one DELETE RKEY reply, got " +
+				 throw Failure(label + ": expected one DELETE RKEY reply, got " +
 					       std::to_string(p.llc_replies(wire::kDeleteRkey)));
+			 auto it = std::find_if(p.llc_seen().begin(), p.llc_seen().end(), [](const LlcSeen &l) {
+				 return l.type == wire::kDeleteRkey && (l.flags & wire::kLlcResp);
+			 });
+			 auto req = wire::delete_rkey_parse(m.data(), m.size());
+			 auto rep = wire::delete_rkey_parse(it->msg.data(), it->msg.size());
+			 if (!(rep->flags & wire::kRkeyNeg) || rep->err_mask != 0xff)
+				 throw Failure(label + ": expected a negative reply (Z) with error mask 0xff, got flags " +
+					       hex8(rep->flags) + " mask " + hex8(rep->err_mask));
+			 if (rep->count != req->count || rep->rkeys != req->rkeys)
+				 throw Failure(label + ": the reply does not echo the request's count and rkeys");
+			 say(label + ": negative reply, error mask 0xff, rkeys echoed");
 		 }},
 		{"llc-test-link-flood", "1000 TEST LINK requests back to back",
 		 "answered while send buffers are free, the rest dropped (nothing queues): the link lives, data "
@@ -1103,6 +1190,7 @@ const std::vector<Script> &scripts()
 		std::vector<Script> v(own.begin(), own.begin() + 1);
 		v.insert(v.end(), cdc_scripts().begin(), cdc_scripts().end());
 		v.insert(v.end(), own.begin() + 1, own.end());
+		v.insert(v.end(), rkey_scripts().begin(), rkey_scripts().end());
 		return v;
 	}();
 	return all;

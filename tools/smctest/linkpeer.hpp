@@ -1,6 +1,7 @@
 // smctest link-peer's SMC-R endpoint (linkpeer.cpp) and its scripts'
 // table entry, shared by the script families: the CDC scripts live in
-// linkpeer_cdc.cpp, the others in linkpeer.cpp.
+// linkpeer_cdc.cpp, the rkey exchange scripts in linkpeer_rkey.cpp, the
+// others in linkpeer.cpp.
 #pragma once
 
 #include <cstdint>
@@ -93,8 +94,24 @@ public:
 	// (F bit clear, the link's QP) - or, with first, a first contact on a
 	// new QP. Anything else fails the run.
 	Contact contact(uint16_t port, bool first = false) const;
+	// What came back for a Proposal when smcr may first need the link:
+	// a new RMB's CONFIRM RKEY before the Accept (3.5.5.2.1).
+	struct Answer {
+		UniqueFd fd;
+		clc::Bytes clc;		  // the server's CLC message (any type)
+		std::vector<LlcSeen> llc; // LLC messages smcr sent while we waited
+	};
+	// Proposal on another TCP connection to port, then the server's CLC
+	// message, read while the link is pumped: on_llc sees each LLC
+	// message that arrives meanwhile, in order, and may answer it.
+	Answer propose(uint16_t port, const std::function<void(const LlcSeen &)> &on_llc = {});
+	// The Answer's Accept, checked as contact() checks it.
+	Contact accepted(uint16_t port, Answer &&a, bool first = false) const;
 	// Our honest Confirm (our QP, our RMB's one element).
 	clc::AcceptConfirmSpec confirm_spec() const;
+	// Our RMB's rkey and address, as our Confirm announces them.
+	uint32_t our_rkey() const { return rmb_mr_->rkey; }
+	uint64_t our_vaddr() const { return reinterpret_cast<uintptr_t>(rmb_.data()); }
 	// Our RMB element passes to the connection of contact k, whose
 	// Confirm (sent) named it with our alert token `token`: from here on
 	// the Peer's connection is that one, its cursors start afresh. The
@@ -116,6 +133,9 @@ public:
 	void send_cdc(uint8_t prod_flags = 0, uint8_t conn_flags = 0,
 		      const std::function<void(wire::Cdc &)> &edit = {});
 	void send_msg(const wire::Msg &m);
+	// An LLC request, and smcr's reply to it: the next LLC reply of the
+	// request's type. Fails the run if none comes within kWaitMs.
+	LlcSeen llc_exchange(const wire::Msg &req, const std::string &label);
 	// RDMA-writes n pattern bytes at our producer position (no CDC).
 	void write_data(uint64_t n);
 	// Bytes we may write now (the server's RMBE minus what it holds).
@@ -190,6 +210,7 @@ public:
 	const verbs::Port &port() const { return port_; }
 
 private:
+	Contact check_accept(uint16_t port, UniqueFd fd, const clc::Bytes &a, bool first) const;
 	uint8_t *send_slot() { return msgs_.data() + (tx_slot_++ % kSendSlots) * wire::kMsgLen; }
 	uint8_t *recv_slot(unsigned i) { return msgs_.data() + kSendSlots * wire::kMsgLen + i * kRecvLen; }
 	void wait_sq_room();
@@ -254,8 +275,18 @@ struct Script {
 void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
 			 const std::function<void(Peer &)> &lie);
 
+// After a fallback: the duplex pattern over the TCP connection fd (we send
+// --seed, the server --seed+1), byte-exact.
+void tcp_duplex(const Config &c, int fd, const std::string &label);
+void send_clc(int fd, const clc::Bytes &m);
+// "0x2a": a flags byte or error mask in a message
+std::string hex8(uint8_t v);
+
 // The CDC scripts (linkpeer_cdc.cpp): lies in cursors, sequence numbers
 // and flags.
 const std::vector<Script> &cdc_scripts();
+// The rkey exchange scripts (linkpeer_rkey.cpp): CONFIRM RKEY and DELETE
+// RKEY both ways (RFC 7609 3.5.5.2).
+const std::vector<Script> &rkey_scripts();
 
 } // namespace smctest::linkpeer

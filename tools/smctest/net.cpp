@@ -178,6 +178,11 @@ UniqueFd make_listener(const Config &c, int extra_flags)
 	SockAddr a = bind_addr(c);
 	UniqueFd fd = make_socket(c.family, a.family() == AF_INET6, extra_flags);
 	set_int_opt(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+	// before listen: accepted sockets inherit the listener's buffers
+	if (c.cmd == Command::Server && c.sndbuf)
+		set_int_opt(fd.get(), SOL_SOCKET, SO_SNDBUF, static_cast<int>(c.sndbuf), "SO_SNDBUF");
+	if (c.cmd == Command::Server && c.rcvbuf)
+		set_int_opt(fd.get(), SOL_SOCKET, SO_RCVBUF, static_cast<int>(c.rcvbuf), "SO_RCVBUF");
 	if (::bind(fd.get(), a.sa(), a.len) < 0)
 		throw_errno("bind " + a.to_string(), errno);
 	if (::listen(fd.get(), static_cast<int>(c.backlog)) < 0)
@@ -270,6 +275,8 @@ UniqueFd dial(const Config &c, const SockAddr &to)
 		}
 		if (c.cmd == Command::Client && c.sndbuf)
 			set_int_opt(fd.get(), SOL_SOCKET, SO_SNDBUF, static_cast<int>(c.sndbuf), "SO_SNDBUF");
+		if (c.cmd == Command::Client && c.rcvbuf)
+			set_int_opt(fd.get(), SOL_SOCKET, SO_RCVBUF, static_cast<int>(c.rcvbuf), "SO_RCVBUF");
 		int err = try_connect(c, fd.get(), to);
 		if (err == 0)
 			return fd;

@@ -40,6 +40,30 @@ uint32_t get32(const uint8_t *p)
 	return static_cast<uint32_t>(get16(p)) << 16 | get16(p + 2);
 }
 
+void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, static_cast<uint32_t>(v >> 32));
+	put32(p + 4, static_cast<uint32_t>(v));
+}
+
+uint64_t get64(const uint8_t *p)
+{
+	return static_cast<uint64_t>(get32(p)) << 32 | get32(p + 4);
+}
+
+// Figure 37: link number, RKey, virtual address (13 bytes)
+void put_rtoken(uint8_t *p, const Rtoken &t)
+{
+	p[0] = t.link_num;
+	put32(p + 1, t.rkey);
+	put64(p + 5, t.vaddr);
+}
+
+Rtoken get_rtoken(const uint8_t *p)
+{
+	return {p[0], get32(p + 1), get64(p + 5)};
+}
+
 // A.4: 2 reserved bytes, wrap (16 bits), count (32 bits)
 void put_cursor(uint8_t *p, const Cursor &c)
 {
@@ -143,6 +167,65 @@ Msg delete_link_build(bool response, bool all, bool orderly, uint8_t link_num, u
 	m[4] = link_num;
 	put32(&m[5], reason);
 	return m;
+}
+
+// A.3.5, Figure 36
+Msg confirm_rkey_build(const ConfirmRkey &c)
+{
+	Msg m = llc_build(kConfirmRkey, c.flags);
+	m[4] = c.num_tkns;
+	put32(&m[5], c.rkey);
+	put64(&m[9], c.vaddr);
+	put_rtoken(&m[17], c.others[0]);
+	put_rtoken(&m[30], c.others[1]);
+	return m;
+}
+
+std::optional<ConfirmRkey> confirm_rkey_parse(const uint8_t *p, size_t len)
+{
+	if (len < kMsgLen || p[0] != kConfirmRkey || p[1] != kMsgLen)
+		return std::nullopt;
+	ConfirmRkey c;
+	c.flags = p[3];
+	c.num_tkns = p[4];
+	c.rkey = get32(&p[5]);
+	c.vaddr = get64(&p[9]);
+	c.others = {get_rtoken(&p[17]), get_rtoken(&p[30])};
+	return c;
+}
+
+// A.3.6, Figure 38: three 13-byte RTokens after NumTknsLeft end at byte 43
+Msg confirm_rkey_cont_build(uint8_t flags, uint8_t num_left, const std::array<Rtoken, 3> &tokens)
+{
+	Msg m = llc_build(kConfirmRkeyCont, flags);
+	m[4] = num_left;
+	for (size_t i = 0; i < tokens.size(); ++i)
+		put_rtoken(&m[5 + 13 * i], tokens[i]);
+	return m;
+}
+
+// A.3.7, Figure 39
+Msg delete_rkey_build(const DeleteRkey &d)
+{
+	Msg m = llc_build(kDeleteRkey, d.flags);
+	m[4] = d.count;
+	m[5] = d.err_mask;
+	for (size_t i = 0; i < d.rkeys.size(); ++i)
+		put32(&m[8 + 4 * i], d.rkeys[i]);
+	return m;
+}
+
+std::optional<DeleteRkey> delete_rkey_parse(const uint8_t *p, size_t len)
+{
+	if (len < kMsgLen || p[0] != kDeleteRkey || p[1] != kMsgLen)
+		return std::nullopt;
+	DeleteRkey d;
+	d.flags = p[3];
+	d.count = p[4];
+	d.err_mask = p[5];
+	for (size_t i = 0; i < d.rkeys.size(); ++i)
+		d.rkeys[i] = get32(&p[8 + 4 * i]);
+	return d;
 }
 
 std::string llc_name(uint8_t type)

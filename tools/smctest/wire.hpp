@@ -96,6 +96,53 @@ Msg llc_build(uint8_t type, uint8_t flags, const uint8_t *body = nullptr, size_t
 // DELETE LINK (A.3.4): link number, reason; flags 0x40 all, 0x20 orderly
 Msg delete_link_build(bool response, bool all, bool orderly, uint8_t link_num, uint32_t reason);
 
+// CONFIRM RKEY, its CONTINUATION, DELETE RKEY (A.3.5-A.3.7): byte 3
+// flags besides R
+inline constexpr uint8_t kRkeyNeg = 0x20;   // Z: negative reply
+inline constexpr uint8_t kRkeyRetry = 0x10; // C: retry after the current change
+
+// An RMB's RToken on one link (Figure 37): link number 0, RKey 1..4,
+// virtual address 5..12 (13 bytes).
+struct Rtoken {
+	uint8_t link_num = 0;
+	uint32_t rkey = 0;
+	uint64_t vaddr = 0;
+	bool operator==(const Rtoken &) const = default;
+};
+
+// CONFIRM RKEY (A.3.5, Figure 36): NumTkns 4, this link's RKey 5..8 and
+// virtual address 9..16, then two other-link RTokens at 17 and 30 (zeros
+// when unused), byte 43 reserved. flags: R, Z, C as given.
+struct ConfirmRkey {
+	uint8_t flags = 0;
+	uint8_t num_tkns = 0;
+	uint32_t rkey = 0;
+	uint64_t vaddr = 0;
+	std::array<Rtoken, 2> others{};
+	bool operator==(const ConfirmRkey &) const = default;
+};
+
+Msg confirm_rkey_build(const ConfirmRkey &c);
+// Any 44-byte CONFIRM RKEY (type 6), request or reply.
+std::optional<ConfirmRkey> confirm_rkey_parse(const uint8_t *p, size_t len);
+
+// CONFIRM RKEY CONTINUATION (A.3.6, Figure 38): NumTknsLeft 4, then three
+// RTokens at 5, 18 and 31.
+Msg confirm_rkey_cont_build(uint8_t flags, uint8_t num_left, const std::array<Rtoken, 3> &tokens);
+
+// DELETE RKEY (A.3.7, Figure 39): count 4, error mask 5 (0x80 = first
+// RKey), RKeys at 8, 12, ... 36.
+struct DeleteRkey {
+	uint8_t flags = 0;
+	uint8_t count = 0;
+	uint8_t err_mask = 0;
+	std::array<uint32_t, 8> rkeys{};
+	bool operator==(const DeleteRkey &) const = default;
+};
+
+Msg delete_rkey_build(const DeleteRkey &d);
+std::optional<DeleteRkey> delete_rkey_parse(const uint8_t *p, size_t len);
+
 std::string llc_name(uint8_t type);
 
 } // namespace smctest::wire

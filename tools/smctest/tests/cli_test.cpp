@@ -47,6 +47,18 @@ TEST(Cli, ServerOptions)
 	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--accept4-flags", "bogus"}), smcr::ArgError);
 }
 
+TEST(Cli, SocketBuffers)
+{
+	auto s = parse_cli(V{"server", "--port", "7", "--rcvbuf", "32K", "--sndbuf", "64K"});
+	EXPECT_EQ(s.rcvbuf, 32u << 10);
+	EXPECT_EQ(s.sndbuf, 64u << 10);
+	auto c = parse_cli(V{"client", "--addr", "1.2.3.4", "--port", "1", "--rcvbuf", "200K"});
+	EXPECT_EQ(c.rcvbuf, 200u << 10);
+	EXPECT_EQ(c.sndbuf, 0u);
+	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--rcvbuf", "0"}), smcr::ArgError);
+	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--rcvbuf", "65M"}), smcr::ArgError);
+}
+
 TEST(Cli, Expectations)
 {
 	auto c = parse_cli(V{"client", "--addr", "1.2.3.4", "--port", "1", "--expect-mode", "fallback",

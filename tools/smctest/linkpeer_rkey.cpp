@@ -1,0 +1,372 @@
+// smctest link-peer: the rkey exchange scripts (RFC 7609 3.5.5.2,
+// A.3.5-A.3.7) on a link group of one link.
+//
+// Our requests to smcr: a CONFIRM RKEY request is answered by echoing it
+// with R. Positive when smcr can take the RToken set: no more other-link
+// RTokens than the link group has other links (none today), each naming
+// one of its links, and an rkey that is new on this link or known with
+// the same address - an identical repeat is positive, since Linux's smc.ko
+// confirms its RMB on every contact. Otherwise negative: Z, and no C (we
+// have no configuration change pending, so the sender waits for its next
+// natural stimulus, A.3.5). A CONFIRM RKEY CONTINUATION that no CONFIRM
+// RKEY announced is refused. DELETE RKEY (A.3.7) sets a bit of the error
+// mask, and Z, for each rkey smcr cannot delete: unknown on this link, or
+// the RMB one of its open connections writes into.
+//
+// smcr's request to us: a subsequent contact whose RMB element comes from
+// an RMB the link group has not confirmed pauses the CLC exchange (Figure
+// 13, with the server adding the RMB): CONFIRM RKEY on the connection's
+// link, NumTkns 0, then - after our positive reply - the Accept naming
+// that RMB. After a negative reply the server declines (ERR_RTOK) and the
+// connection falls back; the RMB stays unconfirmed and the next contact
+// that needs it asks again.
+#include <algorithm>
+#include <random>
+
+#include "linkpeer.hpp"
+
+namespace smctest::linkpeer {
+
+namespace {
+
+constexpr uint32_t kDeclErrRtok = 0x09990001;
+
+std::string hex_u64(uint64_t v)
+{
+	char b[24];
+	std::snprintf(b, sizeof(b), "0x%llx", static_cast<unsigned long long>(v));
+	return b;
+}
+
+std::string hex_msg(const wire::Msg &m)
+{
+	return clc::hex(clc::Bytes(m.begin(), m.end()), m.size());
+}
+
+// Seeded rkeys and addresses for our lies: rkeys distinct from each other
+// and from our RMB's (which smcr knows from our Confirm).
+class Keys {
+public:
+	Keys(uint64_t seed, uint32_t ours) : rng_(seed), used_{ours} {}
+	uint32_t rkey()
+	{
+		for (;;) {
+			const auto k = static_cast<uint32_t>(rng_());
+			if (k && std::find(used_.begin(), used_.end(), k) == used_.end()) {
+				used_.push_back(k);
+				return k;
+			}
+		}
+	}
+	uint64_t vaddr() { return rng_() & ~uint64_t{0xfff}; }
+
+private:
+	std::mt19937_64 rng_;
+	std::vector<uint32_t> used_;
+};
+
+// smcr's reply to our request req (sent with flags 0): R, Z exactly when
+// negative, nothing else in the flags byte (no C: see above); the body
+// echoed - apart from DELETE RKEY's error mask and reserved bytes and
+// CONFIRM RKEY's reserved last byte.
+void expect_reply(const LlcSeen &rep, const wire::Msg &req, bool negative, const std::string &label)
+{
+	const uint8_t want = static_cast<uint8_t>(wire::kLlcResp | (negative ? wire::kRkeyNeg : 0));
+	if (rep.flags != want)
+		throw Failure(label + ": expected a " + (negative ? "negative" : "positive") + " " +
+			      wire::llc_name(req[0]) + " reply (flags " + hex8(want) + "), got flags " +
+			      hex8(rep.flags) + ((rep.flags & wire::kRkeyNeg) ? " (Z)" : "") +
+			      ((rep.flags & wire::kRkeyRetry) ? " (C)" : "") + ": " + hex_msg(rep.msg));
+	for (size_t i = 4; i < wire::kMsgLen; ++i) {
+		if (req[0] == wire::kDeleteRkey && (i == 5 || i == 6 || i == 7 || i >= 40))
+			continue;
+		if (req[0] == wire::kConfirmRkey && i == 43)
+			continue;
+		if (rep.msg[i] != req[i])
+			throw Failure(label + ": the reply does not echo the request: byte " + std::to_string(i) + " is " +
+				      hex8(rep.msg[i]) + ", we sent " + hex8(req[i]) + "; reply " + hex_msg(rep.msg));
+	}
+}
+
+// A DELETE RKEY reply: negative exactly when err_mask has bits, that mask.
+void expect_delete_reply(const LlcSeen &rep, const wire::Msg &req, uint8_t err_mask, const std::string &label)
+{
+	expect_reply(rep, req, err_mask != 0, label);
+	if (rep.msg[5] != err_mask)
+		throw Failure(label + ": DELETE RKEY reply with error mask " + hex8(rep.msg[5]) + ", expected " +
+			      hex8(err_mask));
+}
+
+// The link group ends by our DELETE LINK (all, orderly).
+void end_link_group(Peer &p, const std::string &label)
+{
+	p.send_msg(wire::delete_link_build(false, true, true, 0, 0x00020000));
+	p.expect_link_down(label + ": our DELETE LINK");
+}
+
+// smcr's CONFIRM RKEY request for a new RMB of its own on a link group of
+// one link: no R, Z or C, NumTkns 0, no other-link RToken.
+wire::ConfirmRkey new_rmb_request(const LlcSeen &l, const std::string &label)
+{
+	if (l.type != wire::kConfirmRkey || (l.flags & wire::kLlcResp))
+		throw Failure(label + ": smcr sent " + wire::llc_name(l.type) +
+			      ((l.flags & wire::kLlcResp) ? " reply" : " request") +
+			      " while we waited for its CLC reply; only a CONFIRM RKEY request may come");
+	auto r = wire::confirm_rkey_parse(l.msg.data(), l.msg.size());
+	if (!r || r->flags)
+		throw Failure(label + ": smcr's CONFIRM RKEY request has flags " + hex8(l.flags) + ": " +
+			      hex_msg(l.msg));
+	if (r->num_tkns || r->others != std::array<wire::Rtoken, 2>{})
+		throw Failure(label + ": smcr's CONFIRM RKEY request on a link group of one link has NumTkns " +
+			      std::to_string(r->num_tkns) + " or other-link RTokens: " + hex_msg(l.msg));
+	return *r;
+}
+
+// A contact on port whose CLC reply may wait for smcr's CONFIRM RKEY:
+// each request is answered by its echo with R, and Z unless positive.
+struct RkeyContact {
+	Peer::Answer a;
+	std::vector<wire::ConfirmRkey> reqs; // smcr's requests before its CLC reply
+};
+
+RkeyContact contact_rkey(Peer &p, uint16_t port, bool positive, const std::string &label)
+{
+	std::vector<wire::ConfirmRkey> reqs;
+	Peer::Answer a = p.propose(port, [&](const LlcSeen &l) {
+		reqs.push_back(new_rmb_request(l, label));
+		wire::Msg r = l.msg;
+		r[3] = static_cast<uint8_t>(wire::kLlcResp | (positive ? 0 : wire::kRkeyNeg));
+		p.send_msg(r);
+		say(label + ": smcr's CONFIRM RKEY request (rkey " + hex_u64(reqs.back().rkey) + ", address " +
+		    hex_u64(reqs.back().vaddr) + ") before its CLC reply; answered " +
+		    (positive ? "positively" : "negatively (Z, no C)"));
+	});
+	return {std::move(a), std::move(reqs)};
+}
+
+// The Accept of k names the RMB smcr's CONFIRM RKEY request announced.
+void expect_accept_names(const Peer::Contact &k, const wire::ConfirmRkey &req, const std::string &label)
+{
+	if (k.acc.rmb_rkey != req.rkey || k.acc.rmb_vaddr != req.vaddr)
+		throw Failure(label + ": the Accept names RMB rkey " + hex_u64(k.acc.rmb_rkey) + " at " +
+			      hex_u64(k.acc.rmb_vaddr) + ", the CONFIRM RKEY before it rkey " + hex_u64(req.rkey) +
+			      " at " + hex_u64(req.vaddr));
+	say(label + ": the Accept names the RMB of the CONFIRM RKEY (rkey " + hex_u64(req.rkey) + ")");
+}
+
+// Our Confirm on k, naming our RMB element under alert token `token`
+// (the connection before it has closed), then the duplex exchange of
+// --bytes over the new connection.
+void confirm_and_duplex(Peer &p, const Config &c, Peer::Contact &&k, uint32_t token, const std::string &label)
+{
+	clc::AcceptConfirmSpec conf = p.confirm_spec();
+	conf.alert_token = token;
+	send_clc(k.fd.get(), clc::accept_confirm(clc::Confirm, conf));
+	UniqueFd old = p.take_over(std::move(k), token);
+	p.duplex(c.bytes);
+	say(label + ": SMC-R data byte-exact over the new RMB");
+}
+
+unsigned confirm_rkey_requests(const Peer &p)
+{
+	return static_cast<unsigned>(std::count_if(p.llc_seen().begin(), p.llc_seen().end(), [](const LlcSeen &l) {
+		return l.type == wire::kConfirmRkey && !(l.flags & wire::kLlcResp);
+	}));
+}
+
+void llc_confirm_rkey(Peer &p, const Config &c)
+{
+	const std::string label = "llc-confirm-rkey";
+	Keys keys(c.seed, p.our_rkey());
+	unsigned sent = 0;
+	auto step = [&](const std::string &what, const wire::Msg &req, bool negative) {
+		const std::string l = label + ": " + what;
+		LlcSeen rep = p.llc_exchange(req, l);
+		++sent;
+		expect_reply(rep, req, negative, l);
+		say(l + ": " + (negative ? "negative" : "positive") + " reply, request echoed");
+	};
+	auto del = [&](const std::string &what, std::vector<uint32_t> rkeys, uint8_t err_mask) {
+		const std::string l = label + ": " + what;
+		wire::DeleteRkey d;
+		d.count = static_cast<uint8_t>(rkeys.size());
+		std::copy(rkeys.begin(), rkeys.end(), d.rkeys.begin());
+		const wire::Msg req = wire::delete_rkey_build(d);
+		LlcSeen rep = p.llc_exchange(req, l);
+		++sent;
+		expect_delete_reply(rep, req, err_mask, l);
+		say(l + ": error mask " + hex8(err_mask) + ", request echoed");
+	};
+
+	wire::ConfirmRkey first;
+	first.rkey = keys.rkey();
+	first.vaddr = keys.vaddr();
+	step("a new RToken", wire::confirm_rkey_build(first), false);
+	step("the same RToken again", wire::confirm_rkey_build(first), false);
+	wire::ConfirmRkey moved = first;
+	moved.vaddr = first.vaddr ^ 0x100000;
+	step("its rkey with another address", wire::confirm_rkey_build(moved), true);
+	wire::ConfirmRkey link7;
+	link7.num_tkns = 1;
+	link7.rkey = keys.rkey();
+	link7.vaddr = keys.vaddr();
+	link7.others[0] = {7, keys.rkey(), keys.vaddr()};
+	step("NumTkns 1, an RToken for link 7 (not in the link group)", wire::confirm_rkey_build(link7), true);
+	wire::ConfirmRkey three;
+	three.num_tkns = 3;
+	three.rkey = keys.rkey();
+	three.vaddr = keys.vaddr();
+	three.others = {wire::Rtoken{2, keys.rkey(), keys.vaddr()}, wire::Rtoken{3, keys.rkey(), keys.vaddr()}};
+	step("NumTkns 3 (beyond the link group's other links)", wire::confirm_rkey_build(three), true);
+	del("DELETE RKEY of the confirmed rkey", {first.rkey}, 0);
+	del("DELETE RKEY of it again (gone)", {first.rkey}, 0x80);
+	del("DELETE RKEY of the refused RTokens' rkeys (never stored)", {link7.rkey, three.rkey}, 0xc0);
+	step("a CONFIRM RKEY CONTINUATION nobody announced",
+	     wire::confirm_rkey_cont_build(0, 1, {wire::Rtoken{7, keys.rkey(), keys.vaddr()}, {}, {}}), true);
+	p.pump(200);
+	p.duplex(c.bytes);
+	p.expect_link_alive(label);
+	if (p.llc_seen().size() != sent)
+		throw Failure(label + ": smcr sent " + std::to_string(p.llc_seen().size()) + " LLC messages for our " +
+			      std::to_string(sent) + " requests; the last: " + wire::llc_name(p.llc_seen().back().type));
+}
+
+void llc_delete_rkey_in_use(Peer &p, const Config &c)
+{
+	const std::string label = "llc-delete-rkey-in-use";
+	Keys keys(c.seed, p.our_rkey());
+	wire::DeleteRkey d;
+	d.count = 2;
+	d.rkeys[0] = keys.rkey();
+	d.rkeys[1] = p.our_rkey();
+	const wire::Msg req = wire::delete_rkey_build(d);
+	LlcSeen rep = p.llc_exchange(req, label);
+	expect_delete_reply(rep, req, 0xc0, label);
+	say(label + ": DELETE RKEY of [unknown, our RMB's] refused with error mask 0xc0");
+	p.pump(200);
+	p.duplex(c.bytes);
+	p.expect_link_alive(label);
+	if (p.llc_seen().size() != 1)
+		throw Failure(label + ": smcr sent " + std::to_string(p.llc_seen().size()) +
+			      " LLC messages for our one request");
+}
+
+void rkey_new_rmb(Peer &p, const Config &c)
+{
+	const std::string label = "rkey-new-rmb";
+	const auto port1 = static_cast<uint16_t>(c.port + 1);
+	p.duplex(c.bytes);
+	const uint32_t first_rkey = p.accept().rmb_rkey;
+
+	RkeyContact k1 = contact_rkey(p, port1, true, label + ": contact 1");
+	if (k1.reqs.size() != 1)
+		throw Failure(label + ": contact 1: expected one CONFIRM RKEY request before the Accept, got " +
+			      std::to_string(k1.reqs.size()) +
+			      (k1.reqs.empty() ? " (does the server on --port+1 use another RMB size class than the "
+						 "one on --port?)"
+					       : ""));
+	Peer::Contact c1 = p.accepted(port1, std::move(k1.a));
+	expect_accept_names(c1, k1.reqs[0], label + ": contact 1");
+	if (c1.acc.rmb_rkey == first_rkey)
+		throw Failure(label + ": contact 1: the new RMB has the first contact's RMB's rkey");
+	confirm_and_duplex(p, c, std::move(c1), kOurToken + 1, label + ": contact 1");
+
+	RkeyContact k2 = contact_rkey(p, port1, true, label + ": contact 2");
+	if (!k2.a.llc.empty())
+		throw Failure(label + ": contact 2: smcr sent " + wire::llc_name(k2.a.llc.front().type) +
+			      " before the Accept although the RMB is confirmed");
+	Peer::Contact c2 = p.accepted(port1, std::move(k2.a));
+	if (c2.acc.rmb_rkey != k1.reqs[0].rkey)
+		throw Failure(label + ": contact 2: the Accept names rkey " + hex_u64(c2.acc.rmb_rkey) +
+			      ", not the confirmed RMB's " + hex_u64(k1.reqs[0].rkey));
+	say(label + ": contact 2: no LLC message before the Accept, the same RMB");
+	confirm_and_duplex(p, c, std::move(c2), kOurToken + 2, label + ": contact 2");
+
+	p.expect_link_alive(label);
+	if (confirm_rkey_requests(p) != 1)
+		throw Failure(label + ": smcr sent " + std::to_string(confirm_rkey_requests(p)) +
+			      " CONFIRM RKEY requests in all, expected one");
+	end_link_group(p, label);
+}
+
+void rkey_new_rmb_refused(Peer &p, const Config &c)
+{
+	const std::string label = "rkey-new-rmb-refused";
+	const auto port1 = static_cast<uint16_t>(c.port + 1);
+	p.duplex(c.bytes);
+
+	RkeyContact k1 = contact_rkey(p, port1, false, label + ": contact 1");
+	if (k1.reqs.size() != 1)
+		throw Failure(label + ": contact 1: expected one CONFIRM RKEY request before the server's CLC reply, "
+				      "got " + std::to_string(k1.reqs.size()));
+	const clc::Bytes &m = k1.a.clc;
+	const auto diag = clc::decline_diagnosis(m);
+	if (m[4] != clc::Decline || !diag || *diag != kDeclErrRtok)
+		throw Failure(label + ": contact 1: expected a Decline ERR_RTOK (0x09990001) after our negative "
+				      "CONFIRM RKEY reply, got " + clc::type_name(m[4]) + ": " + clc::hex(m));
+	if (clc::parse_header(m.data()).flags & clc::kDeclineSync)
+		throw Failure(label + ": contact 1: the Decline has the S-bit, but the link group is in sync");
+	say(label + ": contact 1: Decline ERR_RTOK in place of the Accept, no S-bit");
+	tcp_duplex(c, k1.a.fd.get(), label + ": contact 1");
+	k1.a.fd.reset();
+	p.expect_link_alive(label + ": after the Decline");
+
+	RkeyContact k2 = contact_rkey(p, port1, true, label + ": contact 2");
+	if (k2.reqs.size() != 1)
+		throw Failure(label + ": contact 2: expected smcr to send CONFIRM RKEY again for its unconfirmed "
+				      "RMB (natural stimulus), got " + std::to_string(k2.reqs.size()) + " requests");
+	if (k2.reqs[0].rkey != k1.reqs[0].rkey || k2.reqs[0].vaddr != k1.reqs[0].vaddr)
+		throw Failure(label + ": contact 2: CONFIRM RKEY for rkey " + hex_u64(k2.reqs[0].rkey) + " at " +
+			      hex_u64(k2.reqs[0].vaddr) + ", not the refused RMB (rkey " + hex_u64(k1.reqs[0].rkey) +
+			      " at " + hex_u64(k1.reqs[0].vaddr) + ")");
+	Peer::Contact c2 = p.accepted(port1, std::move(k2.a));
+	expect_accept_names(c2, k2.reqs[0], label + ": contact 2");
+	confirm_and_duplex(p, c, std::move(c2), kOurToken + 1, label + ": contact 2");
+
+	p.expect_link_alive(label);
+	end_link_group(p, label);
+}
+
+} // namespace
+
+const std::vector<Script> &rkey_scripts()
+{
+	static const std::vector<Script> v = {
+		{"llc-confirm-rkey",
+		 "requests one at a time: CONFIRM RKEY with a new RToken (NumTkns 0, seeded rkey and address); "
+		 "the same again; its rkey with another address; NumTkns 1 with an RToken for link 7; NumTkns 3; "
+		 "DELETE RKEY of the first rkey, the same again, and of the rkeys of the refused requests; a "
+		 "CONFIRM RKEY CONTINUATION",
+		 "each echoed with R and C clear: positive for the new RToken and its identical repeat, negative "
+		 "(Z) for the other address, link 7 (not in the link group) and NumTkns 3 (beyond its other "
+		 "links); DELETE RKEY positive with error mask 0, then negative with 0x80 (gone), then 0xc0 "
+		 "(refused RTokens were not stored); the CONTINUATION negative (no CONFIRM RKEY announced one); no "
+		 "other LLC message, the link lives, data byte-exact",
+		 llc_confirm_rkey},
+		{"llc-delete-rkey-in-use",
+		 "DELETE RKEY of two rkeys: an unknown one, and our RMB's, which our Confirm announced and smcr's "
+		 "open connection writes into",
+		 "refused: a negative reply (Z) with error mask 0xc0, request echoed; smcr keeps writing into our "
+		 "RMB: data byte-exact both ways, the link lives",
+		 llc_delete_rkey_in_use},
+		{"rkey-new-rmb",
+		 "the duplex exchange on --port (first contact), then two subsequent contacts on --port+1, where "
+		 "the server's socket takes its RMB element from another size class (SO_RCVBUF); after each "
+		 "Accept our Confirm and the duplex exchange; then DELETE LINK",
+		 "contact 1: before its Accept smcr sends CONFIRM RKEY (NumTkns 0) for its new RMB on the link, "
+		 "we echo it with R, the Accept names that rkey and address, data byte-exact; contact 2: no LLC "
+		 "message before the Accept (the RMB is confirmed), the same rkey, data byte-exact; one CONFIRM "
+		 "RKEY in all, the link lives until our DELETE LINK",
+		 rkey_new_rmb},
+		{"rkey-new-rmb-refused",
+		 "as rkey-new-rmb, but we answer smcr's CONFIRM RKEY for its new RMB negatively (Z, no C); then "
+		 "one more contact on --port+1, whose CONFIRM RKEY we answer positively; then DELETE LINK",
+		 "contact 1: a Decline ERR_RTOK (0x09990001) without the S-bit in place of the Accept, duplex "
+		 "data over TCP byte-exact, the link lives; contact 2: smcr asks again for the same rkey and "
+		 "address (natural stimulus), the Accept names them, SMC-R data byte-exact",
+		 rkey_new_rmb_refused},
+	};
+	return v;
+}
+
+} // namespace smctest::linkpeer
