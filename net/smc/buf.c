@@ -143,7 +143,7 @@ u8 smc_buf_class(u32 size)
  * @lgr: the link group
  * @rmb: an RMB element (else a send buffer element)
  * @cls: size class, below SMC_BUF_CLASSES
- * @out: filled on success
+ * @out: filled on success (@out->fresh: a new buffer)
  *
  * Uses a free element of an existing buffer, else allocates (and for an
  * RMB prepares the registration of) a new buffer.
@@ -164,6 +164,7 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 		rc = -ENOLINK;
 		goto out;
 	}
+	out->fresh = false;
 	list_for_each_entry(buf, head, list) {
 		idx = find_first_zero_bit(&buf->used, buf->nelem);
 		if (idx < buf->nelem)
@@ -174,6 +175,7 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 		goto out;
 	list_add_tail(&buf->list, head);
 	idx = 0;
+	out->fresh = true;
 found:
 	set_bit(idx, &buf->used);
 	out->buf = buf;

@@ -285,6 +285,22 @@ int smc_conn_peer(struct smc_sock *smc,
 	return 0;
 }
 
+/*
+ * Buffer statistics as Linux keeps them: an element taken into use is an
+ * allocation (a new buffer) or a reuse and adds its size to the usage
+ * gauge; its release subtracts it.
+ */
+static void smc_conn_stats_buf(struct smc_sock *smc,
+			       const struct smc_buf_elem *e, bool tx, bool use)
+{
+	enum smc_stats_buf_ev ev = !use ? SMC_STATS_BUF_FREE :
+				   e->fresh ? SMC_STATS_BUF_ALLOC :
+				   SMC_STATS_BUF_REUSE;
+
+	if (e->buf)
+		smc_stats_buf(sock_net(&smc->sk), tx, ev, e->buf->elem_size);
+}
+
 /**
  * smc_conn_activate() - the connection moves its data over SMC-R now
  * @smc: socket at the end of a successful CLC exchange
@@ -292,11 +308,12 @@ int smc_conn_peer(struct smc_sock *smc,
  */
 void smc_conn_activate(struct smc_sock *smc, bool server)
 {
-	const struct net *net = sock_net(&smc->sk);
+	struct smc_conn *conn = &smc->conn;
 
-	smc_stats_hs_done(net, server, 1);
-	smc_stats_buf(net, false, SMC_STATS_BUF_ALLOC, smc->conn.rx_ring.size);
-	smc_stats_buf(net, true, SMC_STATS_BUF_ALLOC, smc->conn.sb_ring.size);
+	smc_stats_hs_done(sock_net(&smc->sk), server, 1);
+	smc_conn_stats_buf(smc, &conn->rmbe, false, true);
+	smc_conn_stats_buf(smc, &conn->sndbuf, true, true);
+	conn->stats_buf = true;
 }
 
 /**
@@ -323,6 +340,10 @@ void smc_conn_end(struct smc_sock *smc)
 	spin_lock_bh(&conn->lock);
 	conn->lgr = NULL;
 	spin_unlock_bh(&conn->lock);
+	if (conn->stats_buf) {
+		smc_conn_stats_buf(smc, &conn->rmbe, false, false);
+		smc_conn_stats_buf(smc, &conn->sndbuf, true, false);
+	}
 	smc_buf_put(lgr, &conn->rmbe);
 	smc_buf_put(lgr, &conn->sndbuf);
 	if (conn->peer_rtok >= 0) {

@@ -174,10 +174,13 @@ struct smc_buf {
  * struct smc_buf_elem - one element of a buffer, owned by a connection
  * @buf: the buffer; NULL when none is held
  * @idx: element index, 0-based (CLC's RMBE index is @idx + 1)
+ * @fresh: @buf was allocated for this element (else an existing buffer's
+ *	free element was reused), for the statistics
  */
 struct smc_buf_elem {
 	struct smc_buf	*buf;
 	u32		idx;
+	bool		fresh;
 };
 
 static inline void *smc_buf_elem_cpu(const struct smc_buf_elem *e)
@@ -420,6 +423,8 @@ struct smc_link_group {
  * @peer_rkey: rkey of the peer's RMB on @lnk
  * @peer_rtok: the peer's RMB in lgr->rtok, held (smc_rtoken_hold()) from
  *	smc_conn_peer() to smc_conn_end(); -1 before
+ * @stats_buf: @rmbe and @sndbuf count in the buffer statistics (from
+ *	smc_conn_activate() to smc_conn_end())
  * @peer_addr: address of the peer's RMBE (RMB vaddr + element offset)
  * @lock: protects the cursors and flags below; taken by the CDC receive
  *	path, so everything else holds it only briefly (spin_lock_bh)
@@ -488,6 +493,7 @@ struct smc_conn {
 	u32			peer_rkey;
 	int			peer_rtok;
 	u64			peer_addr;
+	bool			stats_buf;
 
 	spinlock_t		lock;	/* see above */
 	struct smc_cursor	rx_prod;
