@@ -20,7 +20,8 @@
  * it), the RKey exchanges (llc_rkey.c) and the link group's end (DELETE
  * LINK all). Requests of flows smcr does not run yet get the negative
  * reply the RFC defines: the server's ADD LINK is rejected ("no alternate
- * path"), CONFIRM RKEY CONTINUATION answered negatively. A client's ADD
+ * path"). A CONFIRM RKEY CONTINUATION is dropped: smcr takes no CONFIRM
+ * RKEY that announces one (at most three links). A client's ADD
  * LINK is no request but a hint that gets no reply (3.5.5.1.2): the
  * server ignores it, as it must when the link group has the negotiated
  * maximum of links (smcr announces one).
@@ -202,24 +203,15 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	/* a reply nobody waits for (any more) is dropped */
 }
 
-/* Requests of exchanges smcr does not take part in: the RFC's negative reply */
-static void smc_llc_refuse(struct smc_link *lnk,
-			   const struct smc_llc_msg_info *req)
+/* The server's ADD LINK (3.5.1.6.1): smcr adds no second link yet */
+static void smc_llc_add_link_reject(struct smc_link *lnk,
+				    const struct smc_llc_msg_info *req)
 {
 	struct smc_llc_msg_info resp = *req;
 
 	resp.response = true;
-	switch (req->type) {
-	case SMC_LLC_ADD_LINK:		/* the server's (3.5.1.6.1) */
-		resp.add_link.reject = true;
-		resp.add_link.reject_rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
-		break;
-	case SMC_LLC_CONFIRM_RKEY_CONT:	/* smcr announced no more RTokens */
-		resp.confirm_rkey_cont.negative = true;
-		break;
-	default:
-		return;		/* no reply defined */
-	}
+	resp.add_link.reject = true;
+	resp.add_link.reject_rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
 	/* no waiting: without a free send buffer the peer's request times
 	 * out, as if the reply was lost (and a peer that takes none of our
 	 * messages meets smc_wr_tx_get()'s limit elsewhere)
@@ -299,14 +291,15 @@ static bool smc_llc_handle(struct smc_link *lnk,
 	}
 	if (ev == SMC_LLC_EV_ADD_LINK_CLNT)
 		smc_llc_add_link_hint(lnk, info);
+	else if (ev == SMC_LLC_EV_ADD_LINK_SERV)
+		smc_llc_add_link_reject(lnk, info);
 	else if (info->type == SMC_LLC_DELETE_LINK)
 		smc_llc_delete_link(lnk, info);
 	else if (info->type == SMC_LLC_CONFIRM_RKEY)
 		smc_llc_rkey_rx_confirm(lnk, info);
 	else if (info->type == SMC_LLC_DELETE_RKEY)
 		smc_llc_rkey_rx_delete(lnk, info);
-	else
-		smc_llc_refuse(lnk, info);
+	/* else a CONFIRM LINK nobody waits for: no reply defined */
 	return true;
 }
 
