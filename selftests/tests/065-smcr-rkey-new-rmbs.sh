@@ -11,7 +11,7 @@
 # server and client sockets set SO_RCVBUF (and SO_SNDBUF) so that each
 # side's RMB element comes from a size class its link group has no RMB of
 # yet - server 16K/64K/256K, client 64K/256K/16K (half the doubled
-# SO_RCVBUF, rounded up; 200K is capped by rmem_max to a 256 KiB class):
+# SO_RCVBUF, rounded up to a class: 200K gives 256 KiB, below rmem_max):
 # each new RMB is announced with CONFIRM RKEY (RFC 7609 3.5.5.2.1), by the
 # server before its Accept and by the client before its Confirm. Asserts:
 #   - every connection is SMC-R on both sides (sock_diag), its data
