@@ -12,10 +12,11 @@
 #    identical repeat (Linux's smc.ko repeats it on every contact) are
 #    echoed positively; the same rkey with another address, NumTkns 1
 #    naming link 7 (not in the link group), NumTkns 3 (beyond links - 1 =
-#    0) are echoed with Z and without C; DELETE RKEY of the confirmed
-#    rkey is positive with error mask 0, again negative with 0x80 (gone),
-#    and of the refused RTokens' rkeys negative with 0xc0 (never stored);
-#    a CONFIRM RKEY CONTINUATION nobody announced is echoed with Z; smcr
+#    0) are echoed with Z and without C; a CONFIRM RKEY CONTINUATION
+#    nobody announced is dropped (no reply in 2 s; smcr takes no CONFIRM
+#    RKEY that announces one); DELETE RKEY of the confirmed rkey is
+#    positive with error mask 0, again negative with 0x80 (gone), and of
+#    the refused RTokens' rkeys negative with 0xc0 (never stored); smcr
 #    sends no other LLC message;
 #  - llc-delete-rkey-in-use: DELETE RKEY of [an unknown rkey, link-peer's
 #    own RMB's, which b's open connection writes into] is refused with Z

@@ -9,9 +9,11 @@
 // confirms its RMB on every contact. Otherwise negative: Z, and no C (we
 // have no configuration change pending, so the sender waits for its next
 // natural stimulus, A.3.5). A CONFIRM RKEY CONTINUATION that no CONFIRM
-// RKEY announced is refused. DELETE RKEY (A.3.7) sets a bit of the error
-// mask, and Z, for each rkey smcr cannot delete: unknown on this link, or
-// the RMB one of its open connections writes into.
+// RKEY announced is dropped without a reply (smcr's three links at most
+// fit one CONFIRM RKEY, so it takes none that announces a continuation;
+// Documentation/architecture.rst). DELETE RKEY (A.3.7) sets a bit of the
+// error mask, and Z, for each rkey smcr cannot delete: unknown on this
+// link, or the RMB one of its open connections writes into.
 //
 // smcr's request to us: a subsequent contact whose RMB element comes from
 // an RMB the link group has not confirmed pauses the CLC exchange (Figure
@@ -218,11 +220,23 @@ void llc_confirm_rkey(Peer &p, const Config &c)
 	three.vaddr = keys.vaddr();
 	three.others = {wire::Rtoken{2, keys.rkey(), keys.vaddr()}, wire::Rtoken{3, keys.rkey(), keys.vaddr()}};
 	step("NumTkns 3 (beyond the link group's other links)", wire::confirm_rkey_build(three), true);
+	{
+		// no CONFIRM RKEY announced it (smcr takes none that would):
+		// dropped, like any continuation of no exchange
+		constexpr uint64_t kQuietMs = 2000;
+		const std::string l = label + ": a CONFIRM RKEY CONTINUATION nobody announced";
+		const size_t before = p.llc_seen().size();
+		p.send_msg(wire::confirm_rkey_cont_build(0, 1, {wire::Rtoken{7, keys.rkey(), keys.vaddr()}, {}, {}}));
+		p.pump_for(kQuietMs);
+		if (p.llc_seen().size() != before)
+			throw Failure(l + ": smcr answered with " + wire::llc_name(p.llc_seen().back().type) +
+				      ((p.llc_seen().back().flags & wire::kLlcResp) ? " reply " : " request ") +
+				      hex_msg(p.llc_seen().back().msg) + "; it should have dropped it");
+		say(l + ": dropped, no LLC message in " + std::to_string(kQuietMs) + " ms");
+	}
 	del("DELETE RKEY of the confirmed rkey", {first.rkey}, 0);
 	del("DELETE RKEY of it again (gone)", {first.rkey}, 0x80);
 	del("DELETE RKEY of the refused RTokens' rkeys (never stored)", {link7.rkey, three.rkey}, 0xc0);
-	step("a CONFIRM RKEY CONTINUATION nobody announced",
-	     wire::confirm_rkey_cont_build(0, 1, {wire::Rtoken{7, keys.rkey(), keys.vaddr()}, {}, {}}), true);
 	p.pump(200);
 	p.duplex(c.bytes);
 	p.expect_link_alive(label);
@@ -335,13 +349,13 @@ const std::vector<Script> &rkey_scripts()
 		{"llc-confirm-rkey",
 		 "requests one at a time: CONFIRM RKEY with a new RToken (NumTkns 0, seeded rkey and address); "
 		 "the same again; its rkey with another address; NumTkns 1 with an RToken for link 7; NumTkns 3; "
-		 "DELETE RKEY of the first rkey, the same again, and of the rkeys of the refused requests; a "
-		 "CONFIRM RKEY CONTINUATION",
-		 "each echoed with R and C clear: positive for the new RToken and its identical repeat, negative "
-		 "(Z) for the other address, link 7 (not in the link group) and NumTkns 3 (beyond its other "
-		 "links); DELETE RKEY positive with error mask 0, then negative with 0x80 (gone), then 0xc0 "
-		 "(refused RTokens were not stored); the CONTINUATION negative (no CONFIRM RKEY announced one); no "
-		 "other LLC message, the link lives, data byte-exact",
+		 "a CONFIRM RKEY CONTINUATION; DELETE RKEY of the first rkey, the same again, and of the rkeys "
+		 "of the refused requests",
+		 "each CONFIRM RKEY echoed with R and C clear: positive for the new RToken and its identical "
+		 "repeat, negative (Z) for the other address, link 7 (not in the link group) and NumTkns 3 "
+		 "(beyond its other links); the CONTINUATION dropped (no CONFIRM RKEY announced one): no reply in "
+		 "2 s; DELETE RKEY positive with error mask 0, then negative with 0x80 (gone), then 0xc0 (refused "
+		 "RTokens were not stored); no other LLC message, the link lives, data byte-exact",
 		 llc_confirm_rkey},
 		{"llc-delete-rkey-in-use",
 		 "DELETE RKEY of two rkeys: an unknown one, and our RMB's, which our Confirm announced and smcr's "
