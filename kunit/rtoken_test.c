@@ -130,8 +130,8 @@ static void rtoken_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_add(t, 0, 0x9999, 0), 7);
 }
 
-/* DELETE RKEY: unknown -ENOENT, in use -EBUSY, else gone on every link. */
-static void rtoken_delete_and_hold(struct kunit *test)
+/* DELETE RKEY: unknown -ENOENT, else gone on every link at once. */
+static void rtoken_delete(struct kunit *test)
 {
 	struct smc_rtoken_table *t = rt_new(test);
 	struct smc_rtoken_spec s[2] = {
@@ -143,18 +143,47 @@ static void rtoken_delete_and_hold(struct kunit *test)
 	a = smc_rtoken_confirm(t, s, 2);
 	KUNIT_ASSERT_GE(test, a, 0);
 	KUNIT_EXPECT_EQ(test, smc_rtoken_delete(t, 0, 0x11), -ENOENT);
-	smc_rtoken_hold(t, a);
-	smc_rtoken_hold(t, a);
-	KUNIT_EXPECT_EQ(test, smc_rtoken_delete(t, 0, 0x10), -EBUSY);
-	smc_rtoken_release(t, a);
-	KUNIT_EXPECT_EQ(test, smc_rtoken_delete(t, 1, 0x11), -EBUSY);
-	smc_rtoken_release(t, a);
 	/* deleted by its rkey on link 1: gone on link 0 too */
 	KUNIT_EXPECT_EQ(test, smc_rtoken_delete(t, 1, 0x11), 0);
 	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 0, 0x10), -ENOENT);
+	KUNIT_EXPECT_FALSE(test, test_bit(a, t->used));
 	KUNIT_EXPECT_EQ(test, smc_rtoken_delete(t, 1, 0x11), -ENOENT);
 	/* once deleted, the peer may announce the rkey with a new address */
 	KUNIT_EXPECT_GE(test, rt_add(t, 0, 0x10, 0x7000), 0);
+}
+
+/*
+ * An RMB deleted while connections hold it: its RTokens go at once (the
+ * rkey may be announced anew, as another entry), the entry itself with
+ * the last release; releases of a live entry keep it.
+ */
+static void rtoken_delete_held(struct kunit *test)
+{
+	struct smc_rtoken_table *t = rt_new(test);
+	int a, b;
+
+	a = rt_add(t, 0, 0x10, 0x1000);
+	KUNIT_ASSERT_GE(test, a, 0);
+	smc_rtoken_hold(t, a);
+	smc_rtoken_hold(t, a);
+	smc_rtoken_release(t, a);
+	KUNIT_EXPECT_TRUE(test, test_bit(a, t->used));
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 0, 0x10), a);
+	smc_rtoken_hold(t, a);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_delete(t, 0, 0x10), 0);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 0, 0x10), -ENOENT);
+	KUNIT_EXPECT_TRUE(test, test_bit(a, t->used));
+	/* announced anew at another address: a new entry */
+	b = rt_add(t, 0, 0x10, 0x2000);
+	KUNIT_ASSERT_GE(test, b, 0);
+	KUNIT_EXPECT_NE(test, a, b);
+	smc_rtoken_release(t, a);
+	KUNIT_EXPECT_TRUE(test, test_bit(a, t->used));
+	smc_rtoken_release(t, a);
+	KUNIT_EXPECT_FALSE(test, test_bit(a, t->used));
+	/* a release too many changes nothing */
+	smc_rtoken_release(t, b);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 0, 0x10), b);
 }
 
 static struct kunit_case smcr_rtoken_cases[] = {
@@ -163,7 +192,8 @@ static struct kunit_case smcr_rtoken_cases[] = {
 	KUNIT_CASE(rtoken_more_links),
 	KUNIT_CASE(rtoken_bad_specs),
 	KUNIT_CASE(rtoken_full),
-	KUNIT_CASE(rtoken_delete_and_hold),
+	KUNIT_CASE(rtoken_delete),
+	KUNIT_CASE(rtoken_delete_held),
 	{}
 };
 

@@ -36,9 +36,10 @@ struct smc_rtoken_spec {
  * struct smc_rtoken - one RMB of the peer
  * @rkey: per link slot, valid where @valid has its bit
  * @vaddr: per link slot, likewise
- * @valid: BIT(slot) for each link the RToken is known for
- * @users: our connections writing into the RMB; it cannot be deleted
- *	while there are any
+ * @valid: BIT(slot) for each link the RToken is known for; 0 once the
+ *	peer deleted the RMB while @users still hold the entry
+ * @users: our connections writing into the RMB; the entry stays until
+ *	the last one released it
  */
 struct smc_rtoken {
 	u32	rkey[SMC_RTOKEN_LINKS];

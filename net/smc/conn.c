@@ -232,7 +232,7 @@ static int smc_conn_peer_rtoken(struct smc_conn *conn,
 		smc_rtoken_hold(lgr->rtok, idx);
 	spin_unlock_bh(&lgr->rtok_lock);
 	if (idx < 0)		/* another address for a known rkey, or full */
-		return idx == -ENOSPC ? -ENOMEM : -EPROTO;
+		return -EPROTO;
 	conn->peer_rtok = idx;
 	return 0;
 }
@@ -247,8 +247,9 @@ static int smc_conn_peer_rtoken(struct smc_conn *conn,
  * peer's RMBE, which it could not fill: what the peer announces bounds our
  * memory only downwards.
  *
- * Return: 0, -EPROTO if the peer's RMBE is unusable (index 0, or a size
- * beyond the classes smcr knows), or -ENOMEM.
+ * Return: 0, -EPROTO if the peer's RMBE is unusable (index 0, a size
+ * beyond the classes smcr knows, an RMB that contradicts its RToken set
+ * or finds it full), or -ENOMEM.
  */
 int smc_conn_peer(struct smc_sock *smc,
 		  const struct smc_clc_accept_info *peer)

@@ -367,6 +367,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	init_waitqueue_head(&lgr->wait);
 	spin_lock_init(&lgr->llc_rx_lock);
 	INIT_LIST_HEAD(&lgr->llc_rx);
+	INIT_LIST_HEAD(&lgr->llc_later);
 	mutex_init(&lgr->llc_flow_mutex);
 	spin_lock_init(&lgr->rtok_lock);
 	INIT_WORK(&lgr->llc_work, smc_llc_work);

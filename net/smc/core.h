@@ -145,8 +145,8 @@ struct smc_wr {
  * @rkey: RMB: @mr's rkey, kept for the CLC messages
  * @registered: RMB: the registration work request completed
  * @confirmed: RMB: the peer knows its RTokens - from the first contact's
- *	CLC message, or else our CONFIRM RKEY exchange (3.5.5.2.1); under
- *	lgr->llc_flow_mutex
+ *	CLC message, or else our CONFIRM RKEY exchange (3.5.5.2.1); set
+ *	under lgr->llc_flow_mutex, never cleared (READ_ONCE without it)
  *
  * All fields but @cpu, @size, the geometry and @confirmed are under
  * lgr->buf_lock.
@@ -337,9 +337,11 @@ struct smc_lgr_key {
  *	contact sleep; also woken on termination
  * @llc_wq: ordered workqueue running the peer's LLC requests one at a
  *	time (RFC 7609 3.5.5.3)
- * @llc_rx_lock: protects @llc_rx and @llc_rx_len
+ * @llc_rx_lock: protects @llc_rx, @llc_later and @llc_rx_len
  * @llc_rx: received LLC requests for @llc_work (struct smc_llc_qentry)
- * @llc_rx_len: entries on @llc_rx, at most SMC_LLC_RX_MAX
+ * @llc_later: requests that wait for our flow in progress to end
+ *	(collision table: QUEUE); back to the head of @llc_rx at its end
+ * @llc_rx_len: entries on @llc_rx and @llc_later, at most SMC_LLC_RX_MAX
  * @llc_work: handles @llc_rx on @llc_wq
  * @llc_flow_mutex: held by the one exchange of ours that changes the link
  *	group's configuration (3.5.5.3: one at a time), from its start to
@@ -347,8 +349,8 @@ struct smc_lgr_key {
  * @llc_flow: enum smc_llc_flow of that exchange, SMC_LLC_FLOW_NONE when
  *	none runs; under @lock. The peer's requests meet it in the
  *	collision table
- * @llc_held: @llc_work left a request on @llc_rx for after that exchange
- *	(under @lock); its end queues @llc_work again
+ * @llc_held: @llc_work put a request on @llc_later for after that
+ *	exchange (under @lock); its end queues @llc_work again
  * @rtok_lock: protects @rtok (BH: taken by process context only, but
  *	short)
  * @rtok: the peer's RMBs as we may write into them (its RToken set)
@@ -383,6 +385,7 @@ struct smc_link_group {
 	struct workqueue_struct	*llc_wq;
 	spinlock_t		llc_rx_lock;	/* see above */
 	struct list_head	llc_rx;
+	struct list_head	llc_later;
 	u32			llc_rx_len;
 	struct work_struct	llc_work;
 	struct mutex		llc_flow_mutex;	/* see above */

@@ -335,17 +335,24 @@ static int smc_hs_rmb_ready(struct smc_link *lnk, struct smc_buf *rmb)
 {
 	int rc = smc_buf_register(lnk->lgr, rmb);
 
-	return rc ? rc : smc_llc_rkey_confirm(lnk, rmb);
+	if (rc)
+		return rc;
+	/* whichever way our CONFIRM RKEY failed */
+	return smc_llc_rkey_confirm(lnk, rmb) ? -EREMOTEIO : 0;
 }
 
-/* The Decline for a failure to set up our connection's buffers */
+/*
+ * The Decline for a failure to set up our connection's buffers: ERR_RTOK
+ * where the RTokens failed - ours (our CONFIRM RKEY) or the peer's (its
+ * RMB in its CLC message, smc_conn_peer())
+ */
 static u32 smc_hs_rmb_err_code(int rc)
 {
 	switch (rc) {
 	case -ENOMEM:
 		return SMC_CLC_DECL_MEM;
-	case -EREMOTEIO:	/* the peer refused our CONFIRM RKEY */
-	case -EPROTO:		/* its reply, or its RMB's RToken, is wrong */
+	case -EREMOTEIO:
+	case -EPROTO:
 		return SMC_CLC_DECL_ERR_RTOK;
 	default:
 		return SMC_CLC_DECL_ERR_REGBUF;
@@ -716,8 +723,9 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 			return smc_hs_server_abort(smc, lgr, conn,
 						   rc == -ESTALE);
 	} else {
-		if (conn && smc_conn_peer(smc, acc))
-			code = SMC_CLC_DECL_ERR_REGBUF;
+		rc = conn ? smc_conn_peer(smc, acc) : 0;
+		if (rc)
+			code = smc_hs_rmb_err_code(rc);
 		if (!code)
 			code = smc_hs_server_link(lnk, acc,
 						  conn ? smc->conn.rmbe.buf :

@@ -13,7 +13,7 @@
  *     workqueue, which handles them one at a time. Before handling one it
  *     consults the collision table (smc_llc_collision_lookup()) with the
  *     flow of ours in progress (lgr->llc_flow): a request the table queues
- *     stays first on the queue until smc_llc_flow_end().
+ *     waits on lgr->llc_later until smc_llc_flow_end(), the others go on.
  *
  * Flows so far: first contact's CONFIRM LINK (server sends the request,
  * client replies, 3.5.1.5; the link group is pending, nobody else uses
@@ -256,8 +256,8 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 /*
  * Handle one request of the peer, as the collision table says for the
  * flow of ours in progress. Return: false if it must wait until that flow
- * is complete (the caller keeps it; smc_llc_flow_end() runs the work
- * again).
+ * is complete (the caller keeps it on lgr->llc_later;
+ * smc_llc_flow_end() puts it back and runs the work again).
  */
 static bool smc_llc_handle(struct smc_link *lnk,
 			   const struct smc_llc_msg_info *info)
@@ -329,12 +329,12 @@ void smc_llc_work(struct work_struct *work)
 		if (!qe)
 			return;
 		if (!smc_llc_handle(qe->lnk, &qe->info)) {
-			/* first again once our flow is complete */
+			/* after our flow; the requests behind it go on */
 			spin_lock_bh(&lgr->llc_rx_lock);
-			list_add(&qe->list, &lgr->llc_rx);
+			list_add_tail(&qe->list, &lgr->llc_later);
 			lgr->llc_rx_len++;
 			spin_unlock_bh(&lgr->llc_rx_lock);
-			return;
+			continue;
 		}
 		kfree(qe);
 	}
@@ -374,6 +374,12 @@ void smc_llc_flow_end(struct smc_link_group *lgr)
 	held = lgr->llc_held;
 	lgr->llc_held = false;
 	spin_unlock_bh(&lgr->lock);
+	if (held) {
+		/* first, in the order they came */
+		spin_lock_bh(&lgr->llc_rx_lock);
+		list_splice_init(&lgr->llc_later, &lgr->llc_rx);
+		spin_unlock_bh(&lgr->llc_rx_lock);
+	}
 	/* under the mutex: the link group's end destroys the queue under it */
 	if (held && lgr->llc_wq)
 		queue_work(lgr->llc_wq, &lgr->llc_work);
@@ -388,6 +394,7 @@ void smc_llc_purge(struct smc_link_group *lgr)
 {
 	struct smc_llc_qentry *qe, *tmp;
 
+	list_splice_init(&lgr->llc_later, &lgr->llc_rx);
 	list_for_each_entry_safe(qe, tmp, &lgr->llc_rx, list) {
 		list_del(&qe->list);
 		kfree(qe);

@@ -9,12 +9,14 @@
  * links. A connection that finds a free element in an RMB the peer knows
  * needs no LLC exchange at all. The first contact's RMB needs none
  * either: the CLC messages carry its only RToken, that of the first link.
- * A negative reply or none at all fails the connection's handshake (the
- * server declines in place of its Accept, the client in place of its
- * Confirm, both with ERR_RTOK); the RMB stays unconfirmed, so the next
- * connection that takes an element of it tries again (the C flag's
- * "natural stimulus"). smcr frees RMBs only with their link group, so it
- * never sends DELETE RKEY.
+ * A negative reply fails the connection's handshake (the server declines
+ * in place of its Accept, the client in place of its Confirm, both with
+ * ERR_RTOK); the RMB stays unconfirmed, so the next connection that takes
+ * an element of it tries again (the C flag's "natural stimulus"). No
+ * reply within llc_timeout_ms is a broken link, as for TEST LINK: the
+ * link goes down, so the handshakes waiting for their own exchange fail
+ * at once instead of waiting their turn for another timeout each. smcr
+ * frees RMBs only with their link group, so it never sends DELETE RKEY.
  *
  * The peer's: its RTokens go into the link group's RToken set (struct
  * smc_rtoken_table) and the request is echoed with R, or with Z where
@@ -23,9 +25,12 @@
  * group does not have, more RTokens than it has other links, a full
  * table. An identical repeat is confirmed again: Linux's smc.ko sends
  * CONFIRM RKEY on every subsequent contact, for old RMBs too. DELETE RKEY
- * deletes each named RMB that no connection of ours writes into; the
- * others are named in the reply's error mask (4.4.2: the peer may not
- * reuse an element before our connection ended).
+ * deletes each named RMB; rkeys the link does not know are named in the
+ * reply's error mask (A.3.7). Linux deletes its RMB when its own
+ * connection ended, which may be before ours did: our connection goes on
+ * with the rkey and address it took from CLC (it writes nothing more
+ * after the peer's close anyway), and the table frees the entry when the
+ * connection ends (smc_rtoken_release()).
  *
  * Both run on the LLC work, so one at a time; lgr->rtok_lock protects
  * the table against connections starting and ending.
@@ -143,7 +148,7 @@ void smc_llc_rkey_rx_delete(struct smc_link *lnk,
 			err |= 0x80 >> i;	/* A.3.7: first RKey, high bit */
 	spin_unlock_bh(&lgr->rtok_lock);
 	if (err)
-		pr_info_ratelimited("link group %u: the peer's DELETE RKEY of %u rkeys: error mask %#x (unknown, or in use)\n",
+		pr_info_ratelimited("link group %u: the peer's DELETE RKEY of %u rkeys: error mask %#x (unknown rkeys)\n",
 				    lgr->id, dr->count, err);
 	resp.response = true;
 	resp.delete_rkey.negative = err;
@@ -173,6 +178,8 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
 		return rc;
 	}
 	rc = smc_llc_wait(lnk, &w, NULL, NULL);
+	if (rc == -ETIMEDOUT)
+		smc_link_down(lnk);	/* a peer that answers no LLC */
 	if (rc)
 		return rc;
 	if (r->negative)
@@ -193,21 +200,24 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
  * connection that takes an element of a confirmed RMB sends nothing.
  *
  * Context: process; sleeps (at most llc_timeout_ms for the reply, plus
- * the wait for another exchange of ours).
+ * the wait for another exchange of ours, which takes as long at most: a
+ * timeout takes the link down).
  * Return: 0; -EREMOTEIO if the peer refused it; -EPROTO for a reply that
- * does not echo the request; -ETIMEDOUT, -ENOLINK or another negative
- * errno if the exchange failed.
+ * does not echo the request; -ETIMEDOUT (the link is down then), -ENOLINK
+ * or another negative errno if the exchange failed.
  */
 int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	int rc = 0;
 
+	if (READ_ONCE(buf->confirmed))
+		return 0;	/* no wait behind another exchange */
 	smc_llc_flow_start(lgr, SMC_LLC_FLOW_RKEY);
 	if (!buf->confirmed) {
 		rc = smc_llc_rkey_exchange(lnk, buf);
 		if (!rc)
-			buf->confirmed = true;
+			WRITE_ONCE(buf->confirmed, true);
 		else
 			pr_info_ratelimited("link group %u: CONFIRM RKEY of rkey %#x failed: %d\n",
 					    lgr->id, buf->rkey, rc);
@@ -227,6 +237,6 @@ int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf)
 {
 	mutex_lock(&lgr->llc_flow_mutex);
-	buf->confirmed = true;
+	WRITE_ONCE(buf->confirmed, true);
 	mutex_unlock(&lgr->llc_flow_mutex);
 }

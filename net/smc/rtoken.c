@@ -106,17 +106,24 @@ int smc_rtoken_confirm(struct smc_rtoken_table *t,
 	return idx;
 }
 
+static void smc_rtoken_free(struct smc_rtoken_table *t, int idx)
+{
+	__clear_bit(idx, t->used);
+	memset(&t->tok[idx], 0, sizeof(t->tok[idx]));
+}
+
 /**
  * smc_rtoken_delete() - the peer deletes an RMB (DELETE RKEY, A.3.7)
  * @t: the table
  * @slot: the link slot the rkey is given for
  * @rkey: the RMB's RKey on that link
  *
- * The RMB's RTokens on every link go.
+ * The RMB's RTokens on every link go: the peer may announce the rkeys
+ * anew. An entry that connections of ours still hold stays, without
+ * RTokens, until the last of them releases it - Linux deletes an RMB as
+ * soon as its own connection ended, which may be before ours did.
  *
- * Return: 0; -ENOENT if no RMB has @rkey on that link; -EBUSY if a
- * connection of ours still writes into it (the peer may not reuse it
- * before that connection ended, 4.4.2).
+ * Return: 0, or -ENOENT if no RMB has @rkey on that link.
  */
 int smc_rtoken_delete(struct smc_rtoken_table *t, u8 slot, u32 rkey)
 {
@@ -125,9 +132,9 @@ int smc_rtoken_delete(struct smc_rtoken_table *t, u8 slot, u32 rkey)
 	if (idx < 0)
 		return idx;
 	if (t->tok[idx].users)
-		return -EBUSY;
-	__clear_bit(idx, t->used);
-	memset(&t->tok[idx], 0, sizeof(t->tok[idx]));
+		t->tok[idx].valid = 0;
+	else
+		smc_rtoken_free(t, idx);
 	return 0;
 }
 
@@ -146,10 +153,13 @@ void smc_rtoken_hold(struct smc_rtoken_table *t, int idx)
  * @t: the table
  * @idx: as given to smc_rtoken_hold()
  *
- * The entry stays: the peer deletes its RMBs itself.
+ * The entry stays while the peer has not deleted the RMB; if it did, the
+ * last release frees it.
  */
 void smc_rtoken_release(struct smc_rtoken_table *t, int idx)
 {
-	if (t->tok[idx].users)
-		t->tok[idx].users--;
+	struct smc_rtoken *tok = &t->tok[idx];
+
+	if (tok->users && !--tok->users && !tok->valid)
+		smc_rtoken_free(t, idx);
 }
