@@ -1,5 +1,5 @@
 #!/bin/bash
-# DESC: hostile SMC-R peer (smctest link-peer): a subsequent contact with a new RMB pauses for CONFIRM RKEY before the Accept; a refused one declines with ERR_RTOK and is asked again
+# DESC: hostile SMC-R peer (smctest link-peer): a subsequent contact with a new RMB pauses for CONFIRM RKEY before the Accept; a refused one declines with ERR_RTOK and is asked again; an unanswered one takes the link down
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 180
@@ -27,12 +27,20 @@
 #    rkey and address (the RMB stayed unconfirmed; natural stimulus),
 #    link-peer now answers positively, the Accept names it, SMC-R data
 #    byte-exact;
+#  - rkey-new-rmb-unanswered, with llc_timeout_ms=2000 on b from here to
+#    the end of the test (st_param restores it on exit): a third link
+#    group opened on P+4, then P+5: link-peer never answers b's CONFIRM
+#    RKEY; no Accept: b declines with ERR_RTOK 2-7 s after the request
+#    (or ends the TCP connection, if the link group's end got there
+#    first), duplex data over TCP byte-exact; the link is down (TEST LINK
+#    unanswered, or b's DELETE LINK) and b's link group gone within 15 s;
 #  - b has no link group at the end.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 P=$ST_PORT
 B=$(st_size 256K 64K)
+LLC_TMO=2000
 case $SMCR_ROLE in
 b) # an idle link group must not end by its linger during the test
    st_await_lgr_count 0 60 || st_fail "link groups of earlier tests did not expire"
@@ -47,6 +55,13 @@ b) # an idle link group must not end by its linger during the test
    rc=0
    st_wait_all || rc=1
    st_await_lgr_count 0 30 || rc=1
+   st_param llc_timeout_ms $LLC_TMO || exit 1
+   # shellcheck disable=SC2086
+   { st_serve_bg ufirst server $S --port $((P + 4)) --conns 1 --expect-mode smcr &&
+     st_serve_bg unanswered server $S --port $((P + 5)) --conns 1 --rcvbuf 32K \
+	--expect-mode fallback --expect-reason 0x09990001; } || exit 1
+   st_wait_all || rc=1
+   st_await_lgr_count 0 15 || { echo "the unanswered CONFIRM RKEY left the link group"; rc=1; }
    exit $rc ;;
 a) st_await first && st_await new && st_await rfirst && st_await refused || exit 1
    rc=0
@@ -54,5 +69,8 @@ a) st_await first && st_await new && st_await rfirst && st_await refused || exit
 	--timeout 120s || rc=1
    st_smctest link-peer --addr "$SMCR_PEER_IP" --port $((P + 2)) --script rkey-new-rmb-refused \
 	--bytes "$B" --timeout 120s || rc=1
+   st_await ufirst 180 && st_await unanswered || exit 1
+   st_smctest link-peer --addr "$SMCR_PEER_IP" --port $((P + 4)) --script rkey-new-rmb-unanswered \
+	--bytes "$B" --llc-timeout "${LLC_TMO}ms" --timeout 60s || rc=1
    exit $rc ;;
 esac

@@ -104,6 +104,8 @@ the scripts move: the smcr side runs `smctest server --mode duplex` with the
 same --bytes/--seed):
   --script NAME        what to do and what to expect (link-peer --list)
   --count N            fuzz: messages to send (default 10000; seeded by --seed)
+  --llc-timeout DUR    the smcr side's llc_timeout_ms (default 5s): how long
+                       rkey-new-rmb-unanswered expects it to wait for a reply
 
 assertions on the AF_SMC socket (checked via sock_diag before close):
   --expect-mode fallback|smcr
@@ -268,6 +270,10 @@ Config parse_cli(const std::vector<std::string> &args)
 		else if (o == "--expect-decline") c.expect_decline = parse_reason(o, a.value());
 		else if (o == "--drop-wait") c.drop_wait_ms = a.value_ms();
 		else if (o == "--count") c.count = a.value_u64();
+		else if (o == "--llc-timeout") {
+			c.llc_timeout_ms = a.value_ms();
+			if (c.llc_timeout_ms == 0) throw ArgError("--llc-timeout must be above 0");
+		}
 		else if (o == "--peer-id-tag") {
 			uint64_t n = a.value_u64();
 			if (n > 65535) throw ArgError("--peer-id-tag must be 0..65535");

@@ -28,6 +28,7 @@ struct Config {
 	uint64_t drop_wait_ms = 30000;	// clc-peer: how long to wait for a reply or the drop
 	std::optional<uint16_t> peer_id_tag; // clc-peer: last two bytes of its Proposal's peer ID
 	uint64_t count = 0;		// link-peer fuzz: messages to send
+	uint64_t llc_timeout_ms = 5000;	// link-peer: the smcr side's llc_timeout_ms
 	std::string expect_connect_error; // client: connect must fail ("any" or an errno name)
 	std::string expect_data_error;	// server: the data exchange must fail with this errno name
 

@@ -190,10 +190,10 @@ Peer::Contact Peer::accepted(uint16_t port, Answer &&a, bool first) const
 	return check_accept(port, std::move(a.fd), a.clc, first);
 }
 
-Peer::Answer Peer::propose(uint16_t port, const std::function<void(const LlcSeen &)> &on_llc)
+Peer::Answer Peer::propose(uint16_t port, const std::function<void(const LlcSeen &)> &on_llc, bool may_end)
 {
 	const std::string what = "the server's CLC reply to our Proposal (port " + std::to_string(port) + ")";
-	Answer r{dial_port(port), {}, {}};
+	Answer r{dial_port(port), {}, {}, {}, {}};
 	clc::Bytes prop = clc::proposal_v1(prop_);
 	write_all(r.fd.get(), prop.data(), prop.size());
 	const uint64_t deadline = now_ms() + kWaitMs;
@@ -205,8 +205,9 @@ Peer::Answer Peer::propose(uint16_t port, const std::function<void(const LlcSeen
 				      " byte(s) in " + std::to_string(kWaitMs) + " ms" +
 				      (r.clc.empty() ? std::string() : ": " + clc::hex(r.clc)));
 		pump(10);
-		if (!link_error_.empty())
+		if (!link_error_.empty() && !may_end)
 			throw Failure("link failed while we waited for " + what + ": " + link_error_);
+		r.link_error = link_error_;
 		while (seen < llc_.size()) {
 			const LlcSeen l = llc_[seen++]; // a copy: on_llc may pump
 			r.llc.push_back(l);
@@ -215,6 +216,10 @@ Peer::Answer Peer::propose(uint16_t port, const std::function<void(const LlcSeen
 		}
 		auto got = read_some(r.fd.get(), want - r.clc.size(), now_ms() + 10);
 		r.clc.insert(r.clc.end(), got.data.begin(), got.data.end());
+		if (r.clc.size() < want && (got.eof || got.err) && may_end) {
+			r.tcp_end = got.eof ? std::string("EOF") : errno_name(got.err);
+			return r;
+		}
 		if (r.clc.size() < want && (got.eof || got.err))
 			throw Failure("expected " + what + ", got " + std::to_string(r.clc.size()) + " byte(s), then " +
 				      (got.eof ? std::string("EOF") : errno_name(got.err)));

@@ -100,11 +100,19 @@ public:
 		UniqueFd fd;
 		clc::Bytes clc;		  // the server's CLC message (any type)
 		std::vector<LlcSeen> llc; // LLC messages smcr sent while we waited
+		// with may_end: how the TCP connection ended before a whole
+		// CLC message came ("EOF" or an errno name; clc holds what
+		// came), and the link's failure meanwhile; else empty
+		std::string tcp_end;
+		std::string link_error;
 	};
 	// Proposal on another TCP connection to port, then the server's CLC
 	// message, read while the link is pumped: on_llc sees each LLC
-	// message that arrives meanwhile, in order, and may answer it.
-	Answer propose(uint16_t port, const std::function<void(const LlcSeen &)> &on_llc = {});
+	// message that arrives meanwhile, in order, and may answer it. The
+	// TCP connection's end before the CLC message, or the link's failure,
+	// fails the run - unless may_end: then they are only reported.
+	Answer propose(uint16_t port, const std::function<void(const LlcSeen &)> &on_llc = {},
+		       bool may_end = false);
 	// The Answer's Accept, checked as contact() checks it.
 	Contact accepted(uint16_t port, Answer &&a, bool first = false) const;
 	// Our honest Confirm (our QP, our RMB's one element).

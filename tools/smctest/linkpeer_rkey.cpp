@@ -341,6 +341,78 @@ void rkey_new_rmb_refused(Peer &p, const Config &c)
 	end_link_group(p, label);
 }
 
+
+// smcr's CONFIRM RKEY for a new RMB unanswered: after llc_timeout_ms
+// (--llc-timeout) the link is down, as for an unanswered TEST LINK, and the
+// handshake fails: a Decline ERR_RTOK in place of the Accept - or, if the
+// link group's end got there first, the end of the TCP connection; never
+// an Accept.
+void rkey_new_rmb_unanswered(Peer &p, const Config &c)
+{
+	const std::string label = "rkey-new-rmb-unanswered";
+	const auto port1 = static_cast<uint16_t>(c.port + 1);
+	constexpr uint64_t kSlackMs = 5000;
+	p.duplex(c.bytes);
+
+	std::vector<wire::ConfirmRkey> reqs;
+	uint64_t t_req = 0;
+	unsigned deletes = 0;
+	Peer::Answer a = p.propose(
+		port1,
+		[&](const LlcSeen &l) {
+			if (!reqs.empty() && l.type == wire::kDeleteLink && !(l.flags & wire::kLlcResp)) {
+				++deletes;
+				say(label + ": smcr's DELETE LINK while we waited for its CLC reply");
+				return;
+			}
+			reqs.push_back(new_rmb_request(l, label));
+			if (reqs.size() == 1)
+				t_req = now_ms();
+			say(label + ": smcr's CONFIRM RKEY request (rkey " + hex_u64(reqs.back().rkey) + ", address " +
+			    hex_u64(reqs.back().vaddr) + ") before its CLC reply; not answered");
+		},
+		true);
+	const uint64_t t_end = now_ms();
+	const std::string got = !a.tcp_end.empty() ? "the TCP connection's end (" + a.tcp_end + ")"
+						   : clc::type_name(a.clc[4]) + std::string(": ") + clc::hex(a.clc);
+	if (reqs.empty())
+		throw Failure(label + ": expected smcr's CONFIRM RKEY request for its new RMB before its CLC reply, "
+				      "got " + got);
+	if (reqs.size() != 1)
+		throw Failure(label + ": expected one CONFIRM RKEY request before the CLC reply, got " +
+			      std::to_string(reqs.size()));
+	const uint64_t took = t_end - t_req;
+	if (a.tcp_end.empty() && a.clc[4] == clc::Accept) {
+		auto acc = clc::accept_confirm_parse(a.clc);
+		throw Failure(label + ": an Accept " + std::to_string(took) + " ms after the unanswered CONFIRM RKEY" +
+			      (acc && acc->rmb_rkey == reqs[0].rkey ? ", naming the unconfirmed RMB" : "") + ": " +
+			      clc::hex(a.clc));
+	}
+	if (a.tcp_end.empty()) {
+		const auto diag = clc::decline_diagnosis(a.clc);
+		if (a.clc[4] != clc::Decline || !diag || *diag != kDeclErrRtok)
+			throw Failure(label + ": expected a Decline ERR_RTOK (0x09990001) after the unanswered CONFIRM "
+					      "RKEY, got " + got);
+	}
+	say(label + ": " + (a.tcp_end.empty() ? std::string("Decline ERR_RTOK") : got) + " " + std::to_string(took) +
+	    " ms after the CONFIRM RKEY request" +
+	    (a.tcp_end.empty() && (clc::parse_header(a.clc.data()).flags & clc::kDeclineSync) ? " (S-bit)" : "") +
+	    (a.link_error.empty() ? std::string() : "; link error meanwhile: " + a.link_error));
+	if (took + 500 < c.llc_timeout_ms || took > c.llc_timeout_ms + kSlackMs)
+		throw Failure(label + ": the CLC reply came " + std::to_string(took) +
+			      " ms after the CONFIRM RKEY request; expected llc_timeout_ms (" +
+			      std::to_string(c.llc_timeout_ms) + ") up to " + std::to_string(kSlackMs) + " ms more");
+	if (a.tcp_end.empty()) {
+		tcp_duplex(c, a.fd.get(), label);
+		a.fd.reset();
+	}
+	p.expect_link_down(label);
+	if (confirm_rkey_requests(p) != 1)
+		throw Failure(label + ": smcr sent " + std::to_string(confirm_rkey_requests(p)) +
+			      " CONFIRM RKEY requests in all, expected one");
+	say(label + ": " + std::to_string(deletes) + " DELETE LINK before the CLC reply");
+}
+
 } // namespace
 
 const std::vector<Script> &rkey_scripts()
@@ -381,6 +453,14 @@ const std::vector<Script> &rkey_scripts()
 		 "data over TCP byte-exact, the link lives; contact 2: smcr asks again for the same rkey and "
 		 "address (natural stimulus), the Accept names them, SMC-R data byte-exact",
 		 rkey_new_rmb_refused},
+		{"rkey-new-rmb-unanswered",
+		 "as rkey-new-rmb, but we never answer smcr's CONFIRM RKEY for its new RMB (--llc-timeout: the "
+		 "smcr side's llc_timeout_ms)",
+		 "one CONFIRM RKEY request before any CLC reply; no Accept: a Decline ERR_RTOK (0x09990001) "
+		 "llc_timeout_ms to llc_timeout_ms + 5 s after the request (or the TCP connection's end, if the "
+		 "link group's end got there first), then duplex data over TCP byte-exact; the link is down "
+		 "(smcr's DELETE LINK, or TEST LINK unanswered); no other CONFIRM RKEY",
+		 rkey_new_rmb_unanswered},
 	};
 	return v;
 }
