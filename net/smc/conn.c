@@ -212,8 +212,10 @@ void smc_conn_fill_clc(const struct smc_sock *smc,
 /*
  * The peer's RMB named in its Accept or Confirm, in the RToken set: known
  * from its CONFIRM RKEY (3.5.5.2.1), else - the first contact's RMB - it
- * is added here for the connection's link. Held until smc_conn_end(), so
- * the peer cannot delete it while we write into it.
+ * is added here for the connection's link. Held until smc_conn_end(): the
+ * peer's DELETE RKEY meanwhile takes its RTokens, the entry goes with the
+ * last connection that holds it. Writes use the rkey and address taken
+ * here from CLC.
  */
 static int smc_conn_peer_rtoken(struct smc_conn *conn,
 				const struct smc_clc_accept_info *peer)
