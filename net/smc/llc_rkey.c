@@ -92,6 +92,25 @@ static unsigned int smc_llc_rkey_specs(struct smc_link *lnk,
 	return cr->num_tkns + 1;
 }
 
+/*
+ * Our reply waits for a free send buffer: with every buffer taken by CDC
+ * messages of busy connections it would be lost, and a peer whose
+ * exchange goes unanswered takes the link down (as smcr does). The wait
+ * is bounded (smc_wr_tx_get()) and holds up only this link group's LLC
+ * work.
+ */
+static void smc_llc_rkey_reply(struct smc_link *lnk,
+			       const struct smc_llc_msg_info *resp)
+{
+	int rc = smc_llc_send(lnk, resp, true);
+
+	if (rc)
+		pr_info_ratelimited("link group %u: no reply to the peer's %s: %d\n",
+				    lnk->lgr->id,
+				    resp->type == SMC_LLC_CONFIRM_RKEY ?
+				    "CONFIRM RKEY" : "DELETE RKEY", rc);
+}
+
 /**
  * smc_llc_rkey_rx_confirm() - the peer's CONFIRM RKEY request
  * @lnk: the link it arrived on
@@ -122,8 +141,7 @@ void smc_llc_rkey_rx_confirm(struct smc_link *lnk,
 	}
 	resp.response = true;
 	resp.confirm_rkey.retry = false;
-	/* no free send buffer: the peer's request times out */
-	smc_llc_send(lnk, &resp, false);
+	smc_llc_rkey_reply(lnk, &resp);
 }
 
 /**
@@ -153,7 +171,7 @@ void smc_llc_rkey_rx_delete(struct smc_link *lnk,
 	resp.response = true;
 	resp.delete_rkey.negative = err;
 	resp.delete_rkey.err_mask = err;
-	smc_llc_send(lnk, &resp, false);
+	smc_llc_rkey_reply(lnk, &resp);
 }
 
 /* Our CONFIRM RKEY exchange for @buf on @lnk, in a flow of ours */
