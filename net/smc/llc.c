@@ -379,10 +379,12 @@ void smc_llc_flow_end(struct smc_link_group *lgr)
 		spin_lock_bh(&lgr->llc_rx_lock);
 		list_splice_init(&lgr->llc_later, &lgr->llc_rx);
 		spin_unlock_bh(&lgr->llc_rx_lock);
+		/* under the mutex: the link group's end destroys the queue
+		 * under it
+		 */
+		if (lgr->llc_wq)
+			queue_work(lgr->llc_wq, &lgr->llc_work);
 	}
-	/* under the mutex: the link group's end destroys the queue under it */
-	if (held && lgr->llc_wq)
-		queue_work(lgr->llc_wq, &lgr->llc_work);
 	mutex_unlock(&lgr->llc_flow_mutex);
 }
 

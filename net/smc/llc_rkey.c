@@ -5,10 +5,12 @@
  * Ours: a new RMB of an existing link group is announced with CONFIRM
  * RKEY before a CLC message names it (3.5.5.2.1, Figure 13: the server
  * before its Accept, the client before its Confirm), on the link the
- * connection uses, with the RMB's RTokens on the link group's other
- * links. A connection that finds a free element in an RMB the peer knows
- * needs no LLC exchange at all. The first contact's RMB needs none
- * either: the CLC messages carry its only RToken, that of the first link.
+ * connection uses. With one link per link group so far it carries that
+ * link's RToken and no others (NumTkns 0); the RMB's RTokens on further
+ * links join it with them. A connection that finds a free element in an
+ * RMB the peer knows needs no LLC exchange at all. The first contact's RMB
+ * needs none either: the CLC messages carry its only RToken, that of the
+ * first link.
  * A negative reply fails the connection's handshake (the server declines
  * in place of its Accept, the client in place of its Confirm, both with
  * ERR_RTOK); the RMB stays unconfirmed, so the next connection that takes
