@@ -25,6 +25,15 @@ static int rt_add(struct smc_rtoken_table *t, u8 slot, u32 rkey, u64 vaddr)
 	return smc_rtoken_confirm(t, &s, 1);
 }
 
+static int rt_link(struct smc_rtoken_table *t, u8 ref_slot, u32 ref_rkey,
+		   u8 slot, u32 rkey, u64 vaddr)
+{
+	struct smc_rtoken_spec s = { .slot = slot, .rkey = rkey,
+				     .vaddr = vaddr };
+
+	return smc_rtoken_add_link(t, ref_slot, ref_rkey, &s);
+}
+
 /* A new RMB gets an entry; an identical repeat names the same one. */
 static void rtoken_add_and_repeat(struct kunit *test)
 {
@@ -96,6 +105,70 @@ static void rtoken_more_links(struct kunit *test)
 	/* another address on a link already known: a conflict */
 	s[2].vaddr = 0x3000;
 	KUNIT_EXPECT_EQ(test, smc_rtoken_confirm(t, s, 3), -EEXIST);
+}
+
+/*
+ * ADD LINK CONTINUATION: a known RMB's RToken on a new link, named by its
+ * rkey on the carrying link; an identical repeat names the same entry.
+ */
+static void rtoken_add_link(struct kunit *test)
+{
+	struct smc_rtoken_table *t = rt_new(test);
+	int a, b;
+
+	a = rt_add(t, 0, 0x10, 0x1000);
+	KUNIT_ASSERT_GE(test, a, 0);
+	b = rt_add(t, 0, 0x20, 0x2000);
+	KUNIT_ASSERT_GE(test, b, 0);
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x10, 1, 0x11, 0x1000), a);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 1, 0x11), a);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 0, 0x10), a);
+	KUNIT_EXPECT_EQ(test, t->tok[a].valid, (u8)0x3);
+	KUNIT_EXPECT_EQ(test, t->tok[a].vaddr[1], 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x10, 1, 0x11, 0x1000), a);
+	/* the new link may be the reference in turn */
+	KUNIT_EXPECT_EQ(test, rt_link(t, 1, 0x11, 2, 0x12, 0x3000), a);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 2, 0x12), a);
+	KUNIT_EXPECT_EQ(test, t->tok[a].valid, (u8)0x7);
+	/* the other RMB is untouched */
+	KUNIT_EXPECT_EQ(test, t->tok[b].valid, (u8)0x1);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 1, 0x20), -ENOENT);
+}
+
+/*
+ * Refused, the table unchanged: a bad slot, the reference's slot, an
+ * unknown reference, another RToken on a known slot, another RMB's rkey.
+ */
+static void rtoken_add_link_bad(struct kunit *test)
+{
+	struct smc_rtoken_table *t = rt_new(test);
+	int a, b;
+
+	a = rt_add(t, 0, 0x10, 0x1000);
+	KUNIT_ASSERT_GE(test, a, 0);
+	b = rt_add(t, 0, 0x20, 0x2000);
+	KUNIT_ASSERT_GE(test, b, 0);
+	KUNIT_ASSERT_EQ(test, rt_link(t, 0, 0x10, 1, 0x11, 0x1000), a);
+	KUNIT_ASSERT_EQ(test, rt_link(t, 0, 0x20, 1, 0x21, 0x2000), b);
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x10, SMC_RTOKEN_LINKS, 0x12, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x10, 0, 0x10, 0x1000), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x99, 2, 0x12, 0x1000), -ENOENT);
+	/* an rkey names an RMB on its own link only */
+	KUNIT_EXPECT_EQ(test, rt_link(t, 2, 0x10, 1, 0x11, 0x1000), -ENOENT);
+	/* link 1 is known for the RMB: another rkey, another address */
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x10, 1, 0x15, 0x1000), -EEXIST);
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x10, 1, 0x11, 0x1001), -EEXIST);
+	/* on link 2, 0x22 is already the first RMB's rkey */
+	KUNIT_EXPECT_EQ(test, rt_link(t, 1, 0x11, 2, 0x22, 0x2000), a);
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x20, 2, 0x22, 0x2000), -EEXIST);
+	/* the entries are unchanged */
+	KUNIT_EXPECT_EQ(test, t->tok[a].valid, (u8)0x7);
+	KUNIT_EXPECT_EQ(test, t->tok[a].rkey[1], 0x11U);
+	KUNIT_EXPECT_EQ(test, t->tok[a].vaddr[1], 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, t->tok[b].valid, (u8)0x3);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 2, 0x22), a);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 1, 0x15), -ENOENT);
 }
 
 /* Malformed sets: no RToken, too many, a bad slot, a slot twice. */
@@ -186,14 +259,60 @@ static void rtoken_delete_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 0, 0x10), b);
 }
 
+/*
+ * A link gone: its RTokens go; an entry left without any is freed, unless
+ * connections hold it - then it goes with the last release.
+ */
+static void rtoken_clear_slot(struct kunit *test)
+{
+	struct smc_rtoken_table *t = rt_new(test);
+	int a, b, c, d;
+
+	a = rt_add(t, 0, 0x10, 0x1000);
+	KUNIT_ASSERT_GE(test, a, 0);
+	KUNIT_ASSERT_EQ(test, rt_link(t, 0, 0x10, 1, 0x11, 0x1000), a);
+	b = rt_add(t, 1, 0x21, 0x2000);
+	KUNIT_ASSERT_GE(test, b, 0);
+	c = rt_add(t, 1, 0x31, 0x3000);
+	KUNIT_ASSERT_GE(test, c, 0);
+	smc_rtoken_hold(t, c);
+	/* a bad slot changes nothing */
+	smc_rtoken_clear_slot(t, SMC_RTOKEN_LINKS);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 1, 0x21), b);
+	smc_rtoken_clear_slot(t, 1);
+	/* known on link 0 still */
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 1, 0x11), -ENOENT);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 0, 0x10), a);
+	KUNIT_EXPECT_EQ(test, t->tok[a].valid, (u8)0x1);
+	/* known on link 1 only, no users: freed */
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 1, 0x21), -ENOENT);
+	KUNIT_EXPECT_FALSE(test, test_bit(b, t->used));
+	/* held: no RToken left, but the entry stays */
+	KUNIT_EXPECT_EQ(test, smc_rtoken_find(t, 1, 0x31), -ENOENT);
+	KUNIT_EXPECT_TRUE(test, test_bit(c, t->used));
+	/* the link comes back: its rkeys are announced anew, as new entries */
+	d = rt_add(t, 1, 0x31, 0x3000);
+	KUNIT_EXPECT_EQ(test, d, b);
+	KUNIT_EXPECT_EQ(test, rt_link(t, 0, 0x10, 1, 0x11, 0x4000), a);
+	smc_rtoken_clear_slot(t, 1);
+	KUNIT_EXPECT_FALSE(test, test_bit(d, t->used));
+	smc_rtoken_release(t, c);
+	KUNIT_EXPECT_FALSE(test, test_bit(c, t->used));
+	smc_rtoken_clear_slot(t, 0);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(t->used, SMC_RTOKENS_MAX));
+}
+
 static struct kunit_case smcr_rtoken_cases[] = {
 	KUNIT_CASE(rtoken_add_and_repeat),
 	KUNIT_CASE(rtoken_conflict),
 	KUNIT_CASE(rtoken_more_links),
+	KUNIT_CASE(rtoken_add_link),
+	KUNIT_CASE(rtoken_add_link_bad),
 	KUNIT_CASE(rtoken_bad_specs),
 	KUNIT_CASE(rtoken_full),
 	KUNIT_CASE(rtoken_delete),
 	KUNIT_CASE(rtoken_delete_held),
+	KUNIT_CASE(rtoken_clear_slot),
 	{}
 };
 

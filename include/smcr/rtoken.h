@@ -61,6 +61,9 @@ struct smc_rtoken_table {
 int smc_rtoken_find(const struct smc_rtoken_table *t, u8 slot, u32 rkey);
 int smc_rtoken_confirm(struct smc_rtoken_table *t,
 		       const struct smc_rtoken_spec *spec, unsigned int n);
+int smc_rtoken_add_link(struct smc_rtoken_table *t, u8 ref_slot, u32 ref_rkey,
+			const struct smc_rtoken_spec *spec);
+void smc_rtoken_clear_slot(struct smc_rtoken_table *t, u8 slot);
 int smc_rtoken_delete(struct smc_rtoken_table *t, u8 slot, u32 rkey);
 void smc_rtoken_hold(struct smc_rtoken_table *t, int idx);
 void smc_rtoken_release(struct smc_rtoken_table *t, int idx);

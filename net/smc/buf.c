@@ -3,17 +3,21 @@
  * smcr: RMBs and send buffers of a link group (RFC 7609 2.1, 4.1, 4.2).
  *
  * Both kinds are physically contiguous buffers of SMC_BUF_SIZE bytes (or
- * one element, if that is larger), DMA-mapped on the link group's device
- * and split into equal elements of a size class (16 KiB ... 512 KiB). A
+ * one element, if that is larger), DMA-mapped on the device of each link
+ * of the link group (struct smc_buf_map: links may sit on different
+ * devices) and split into equal elements of a size class (16 KiB ... 512 KiB). A
  * connection takes one element of each: an RMBE the peer writes into, and
  * a send buffer it stages its RDMA writes in. Elements of one buffer serve
  * any connection of the link group, of any process - this is how many
  * connections share one registered RMB.
  *
- * An RMB is registered once: ib_alloc_mr() fixes its rkey, which the CLC
- * Accept or Confirm announces; the fast-registration work request that
- * makes the rkey valid (smc_buf_register()) is posted once the link can
- * send (RTS), always before the peer may write. A connection that finds a
+ * An RMB is registered once per link: ib_alloc_mr() on the link's PD fixes
+ * its rkey there, which the CLC Accept or Confirm (for the connection's
+ * link) or the LLC (for the others) announces; the fast-registration work
+ * request that makes the rkey valid (smc_buf_register()) is posted once
+ * the link can send (RTS), always before the peer may write. A link added
+ * later maps every buffer there is (smc_buf_link_map()) and registers
+ * every RMB (smc_buf_link_register()) before its CONFIRM LINK. A connection that finds a
  * free element in an existing RMB the peer knows needs no LLC exchange at
  * all; a new RMB of an existing link group is announced with CONFIRM RKEY
  * first (llc_rkey.c, 3.5.5.2.1).
@@ -32,8 +36,8 @@
  * (smc_buf_abandon()): it stays taken until the link group ends, when the
  * peer's QP and the rkey go with it.
  *
- * Teardown: the memory registrations and DMA mappings go with the link
- * group's links (smc_buf_unmap_all(), the device is still there); the
+ * Teardown: the memory registrations and DMA mappings go with each link
+ * (smc_buf_link_unmap(), the device is still there); the
  * memory itself only when the link group is freed (smc_buf_free_all()),
  * since a reader may still copy from an RMBE of a connection that the
  * link group's end just aborted.
@@ -64,18 +68,72 @@ static u32 smc_buf_elem_size(u8 cls)
 	return smc_clc_rmbe_size(cls);
 }
 
+static enum dma_data_direction smc_buf_dir(const struct smc_buf *buf)
+{
+	return buf->rmb ? SMC_RMB_DMA_DIR : DMA_TO_DEVICE;
+}
+
+/* Drop @buf's mapping and memory region on @lnk's device */
+static void smc_buf_unmap_one(struct smc_link *lnk, struct smc_buf *buf)
+{
+	struct smc_buf_map *m = &buf->map[smc_link_slot(lnk)];
+
+	if (!m->mapped)
+		return;
+	if (m->mr)
+		ib_dereg_mr(m->mr);
+	m->mr = NULL;
+	m->registered = false;
+	ib_dma_unmap_sg(lnk->sdev->ibdev, &m->sg, 1, smc_buf_dir(buf));
+	m->mapped = false;
+}
+
+/*
+ * Map @buf on @lnk's device; an RMB also gets a memory region on the
+ * link's PD, its rkey fixed now and made valid by smc_buf_register().
+ */
+static int smc_buf_map_one(struct smc_link *lnk, struct smc_buf *buf)
+{
+	struct smc_buf_map *m = &buf->map[smc_link_slot(lnk)];
+	int n;
+
+	sg_init_one(&m->sg, buf->cpu, buf->size);
+	n = ib_dma_map_sg(lnk->sdev->ibdev, &m->sg, 1, smc_buf_dir(buf));
+	if (n != 1)
+		return -ENOMEM;
+	m->mapped = true;
+	m->dma = sg_dma_address(&m->sg);
+	if (!buf->rmb)
+		return 0;
+	m->mr = ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
+			    buf->size >> PAGE_SHIFT);
+	if (IS_ERR(m->mr)) {
+		m->mr = NULL;
+		smc_buf_unmap_one(lnk, buf);
+		return -ENOMEM;
+	}
+	n = ib_map_mr_sg(m->mr, &m->sg, 1, NULL, PAGE_SIZE);
+	if (n != 1) {
+		smc_buf_unmap_one(lnk, buf);
+		return -ENOMEM;
+	}
+	m->rkey = m->mr->rkey;
+	return 0;
+}
+
 static void smc_buf_release(struct smc_buf *buf)
 {
 	free_pages((unsigned long)buf->cpu, get_order(buf->size));
 	kfree(buf);
 }
 
-static struct smc_buf *smc_buf_new(struct smc_link *lnk, bool rmb, u8 cls)
+/* A new buffer, mapped on every link of lgr->bufs_mapped; buf_lock held */
+static struct smc_buf *smc_buf_new(struct smc_link_group *lgr, bool rmb,
+				   u8 cls)
 {
-	struct ib_device *ibdev = lnk->sdev->ibdev;
 	u32 elem = smc_buf_elem_size(cls);
 	struct smc_buf *buf;
-	int n;
+	int i;
 
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
@@ -88,38 +146,23 @@ static struct smc_buf *smc_buf_new(struct smc_link *lnk, bool rmb, u8 cls)
 	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
 					    __GFP_NOWARN,
 					    get_order(buf->size));
-	if (!buf->cpu)
-		goto err_free;
-	sg_init_one(&buf->sg, buf->cpu, buf->size);
-	n = ib_dma_map_sg(ibdev, &buf->sg, 1,
-			  rmb ? SMC_RMB_DMA_DIR : DMA_TO_DEVICE);
-	if (n != 1)
-		goto err_pages;
-	buf->mapped = true;
-	buf->dma = sg_dma_address(&buf->sg);
-	if (!rmb)
-		return buf;
-	buf->mr = ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
-			      buf->size >> PAGE_SHIFT);
-	if (IS_ERR(buf->mr)) {
-		buf->mr = NULL;
-		goto err_unmap;
+	if (!buf->cpu) {
+		kfree(buf);
+		return NULL;
 	}
-	n = ib_map_mr_sg(buf->mr, &buf->sg, 1, NULL, PAGE_SIZE);
-	if (n != 1)
-		goto err_mr;
-	buf->rkey = buf->mr->rkey;
+	for (i = 0; i < SMC_LGR_LINKS; i++) {
+		if (!(lgr->bufs_mapped & BIT(i)))
+			continue;
+		if (smc_buf_map_one(&lgr->lnk[i], buf))
+			goto err;
+	}
 	return buf;
 
-err_mr:
-	ib_dereg_mr(buf->mr);
-err_unmap:
-	ib_dma_unmap_sg(ibdev, &buf->sg, 1,
-			rmb ? SMC_RMB_DMA_DIR : DMA_TO_DEVICE);
-err_pages:
-	free_pages((unsigned long)buf->cpu, get_order(buf->size));
-err_free:
-	kfree(buf);
+err:
+	while (i--)
+		if (lgr->bufs_mapped & BIT(i))
+			smc_buf_unmap_one(&lgr->lnk[i], buf);
+	smc_buf_release(buf);
 	return NULL;
 }
 
@@ -170,7 +213,7 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 		if (idx < buf->nelem)
 			goto found;
 	}
-	buf = smc_buf_new(&lgr->lnk[0], rmb, cls);
+	buf = smc_buf_new(lgr, rmb, cls);
 	if (!buf)
 		goto out;
 	list_add_tail(&buf->list, head);
@@ -251,39 +294,28 @@ static void smc_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	smc_wr_unpost(lnk, &lnk->wr.tx_posted);
 }
 
-/**
- * smc_buf_register() - make an RMB's rkey valid on the link group's link
- * @lgr: the link group
- * @buf: an RMB from smc_buf_get()
- *
- * Posts the fast-registration work request once per RMB and waits for it.
- * Call when the link is in RTS, before the peer may write.
- *
- * Context: process; takes lgr->buf_lock.
- * Return: 0, or a negative errno (the link is then taken down).
- */
-int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf)
+/* Make @buf's rkey valid on @lnk (once), which can send; buf_lock held */
+static int smc_buf_register_one(struct smc_link *lnk, struct smc_buf *buf)
 {
-	struct smc_link *lnk = &lgr->lnk[0];
+	struct smc_buf_map *m = &buf->map[smc_link_slot(lnk)];
+	struct smc_link_group *lgr = lnk->lgr;
 	struct ib_reg_wr wr = {
 		.wr = {
 			.wr_cqe		= &lnk->reg_cqe,
 			.opcode		= IB_WR_REG_MR,
 			.send_flags	= IB_SEND_SIGNALED,
 		},
-		.mr	= buf->mr,
-		.key	= buf->mr->rkey,
+		.mr	= m->mr,
+		.key	= m->rkey,
 		.access	= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
 	};
 	long left;
-	int rc = 0;
+	int rc;
 
-	mutex_lock(&lgr->buf_lock);
-	if (buf->registered)
-		goto out;
-	rc = -ENOLINK;
-	if (lgr->bufs_unmapped)
-		goto out;
+	if (m->registered)
+		return 0;
+	if (!m->mr)
+		return -ENOLINK;
 	/*
 	 * Soft-RoCE was seen running a registration twice when it was queued
 	 * behind unacknowledged writes and the link retransmitted (6.1:
@@ -296,63 +328,148 @@ int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf)
 	reinit_completion(&lnk->reg_done);
 	rc = smc_wr_post(lnk, &wr.wr, false, 0, 0);
 	if (rc)
-		goto out;
+		return rc;
 	left = wait_for_completion_timeout(&lnk->reg_done,
 					   msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms)));
 	if (!left) {
 		/* the completion still comes (the drain flushes it) */
-		pr_info_ratelimited("link group %u: RMB registration timed out\n",
-				    lgr->id);
+		pr_info_ratelimited("link group %u link %u: RMB registration timed out\n",
+				    lgr->id, lnk->link_id);
 		smc_link_down(lnk);
-		rc = -ETIMEDOUT;
-		goto out;
+		return -ETIMEDOUT;
 	}
 	if (lnk->reg_status != IB_WC_SUCCESS) {
-		pr_info_ratelimited("link group %u: RMB registration failed: %s\n",
-				    lgr->id, ib_wc_status_msg(lnk->reg_status));
+		pr_info_ratelimited("link group %u link %u: RMB registration failed: %s\n",
+				    lgr->id, lnk->link_id,
+				    ib_wc_status_msg(lnk->reg_status));
 		smc_link_down(lnk);
-		rc = -EIO;
+		return -EIO;
+	}
+	m->registered = true;
+	return 0;
+}
+
+/**
+ * smc_buf_register() - make an RMB's rkeys valid on the link group's links
+ * @lgr: the link group
+ * @buf: an RMB from smc_buf_get()
+ *
+ * Posts the fast-registration work request once per RMB and link, on
+ * every link that registers RMBs (smc_buf_link_register()), and waits for
+ * each. Call before the peer may write.
+ *
+ * Context: process; takes lgr->buf_lock.
+ * Return: 0, or a negative errno (a link that failed is taken down).
+ */
+int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf)
+{
+	int i, rc;
+
+	mutex_lock(&lgr->buf_lock);
+	rc = lgr->bufs_unmapped ? -ENOLINK : 0;
+	for (i = 0; !rc && i < SMC_LGR_LINKS; i++)
+		if (lgr->bufs_reg & BIT(i))
+			rc = smc_buf_register_one(&lgr->lnk[i], buf);
+	mutex_unlock(&lgr->buf_lock);
+	return rc;
+}
+
+/**
+ * smc_buf_link_map() - map the link group's buffers on a new link
+ * @lnk: a link whose PD exists (smc_link_init())
+ *
+ * Every buffer of the link group, and every one it creates from now on,
+ * is mapped on @lnk's device; RMBs get a memory region on its PD.
+ *
+ * Context: process; takes lgr->buf_lock.
+ * Return: 0, -ENOLINK if the link group is gone, or -ENOMEM (nothing is
+ * left mapped on @lnk then).
+ */
+int smc_buf_link_map(struct smc_link *lnk)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_buf *buf;
+	int rmb, cls, rc = 0;
+
+	mutex_lock(&lgr->buf_lock);
+	if (lgr->bufs_unmapped) {
+		rc = -ENOLINK;
 		goto out;
 	}
-	buf->registered = true;
-	rc = 0;
+	for (rmb = 0; rmb < 2; rmb++)
+		for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
+			list_for_each_entry(buf, &lgr->bufs[rmb][cls], list) {
+				rc = smc_buf_map_one(lnk, buf);
+				if (rc)
+					goto undo;
+			}
+	lgr->bufs_mapped |= BIT(smc_link_slot(lnk));
+	goto out;
+undo:
+	for (rmb = 0; rmb < 2; rmb++)
+		for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
+			list_for_each_entry(buf, &lgr->bufs[rmb][cls], list)
+				smc_buf_unmap_one(lnk, buf);
 out:
 	mutex_unlock(&lgr->buf_lock);
 	return rc;
 }
 
 /**
- * smc_buf_unmap_all() - drop the registrations and DMA mappings
- * @lgr: a terminated link group whose QP is destroyed
- * @unmap: false after a failed drain: only make the buffers unusable
+ * smc_buf_link_register() - register the link group's RMBs on a link
+ * @lnk: a link after smc_buf_link_map() that can send (RTS)
  *
- * The memory stays until smc_buf_free_all(); no element can be taken any
- * more.
+ * Registers every RMB there is on @lnk, and from now on
+ * smc_buf_register() registers new ones on it too.
+ *
+ * Context: process; takes lgr->buf_lock.
+ * Return: 0, or a negative errno (see smc_buf_register()).
  */
-void smc_buf_unmap_all(struct smc_link_group *lgr, bool unmap)
+int smc_buf_link_register(struct smc_link *lnk)
 {
-	struct ib_device *ibdev;
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_buf *buf;
+	int cls, rc = 0;
+
+	mutex_lock(&lgr->buf_lock);
+	lgr->bufs_reg |= BIT(smc_link_slot(lnk));
+	for (cls = 0; !rc && cls < SMC_BUF_CLASSES; cls++)
+		list_for_each_entry(buf, &lgr->bufs[true][cls], list) {
+			rc = smc_buf_register_one(lnk, buf);
+			if (rc)
+				break;
+		}
+	mutex_unlock(&lgr->buf_lock);
+	return rc;
+}
+
+/**
+ * smc_buf_link_unmap() - drop a link's registrations and DMA mappings
+ * @lnk: a link whose QP is destroyed
+ * @unmap: false after a failed drain: the device may still touch the
+ *	buffers, so their mappings stay (leaked); only stop using them
+ *
+ * When no link maps the buffers any more, no element can be taken any
+ * more; the memory stays until smc_buf_free_all().
+ *
+ * Context: process; takes lgr->buf_lock.
+ */
+void smc_buf_link_unmap(struct smc_link *lnk, bool unmap)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	u8 bit = BIT(smc_link_slot(lnk));
 	struct smc_buf *buf;
 	int rmb, cls;
 
 	mutex_lock(&lgr->buf_lock);
-	lgr->bufs_unmapped = true;
-	for (rmb = 0; unmap && rmb < 2; rmb++) {
-		for (cls = 0; cls < SMC_BUF_CLASSES; cls++) {
-			list_for_each_entry(buf, &lgr->bufs[rmb][cls], list) {
-				if (!buf->mapped)
-					continue;
-				ibdev = lgr->lnk[0].sdev->ibdev;
-				if (buf->mr)
-					ib_dereg_mr(buf->mr);
-				buf->mr = NULL;
-				ib_dma_unmap_sg(ibdev, &buf->sg, 1,
-						rmb ? SMC_RMB_DMA_DIR :
-						DMA_TO_DEVICE);
-				buf->mapped = false;
-			}
-		}
-	}
+	lgr->bufs_mapped &= ~bit;
+	lgr->bufs_reg &= ~bit;
+	if (!lgr->bufs_mapped)
+		lgr->bufs_unmapped = true;
+	for (rmb = 0; unmap && rmb < 2; rmb++)
+		for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
+			list_for_each_entry(buf, &lgr->bufs[rmb][cls], list)
+				smc_buf_unmap_one(lnk, buf);
 	mutex_unlock(&lgr->buf_lock);
 }
 

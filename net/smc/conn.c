@@ -70,7 +70,8 @@ static void smc_conn_rx_format(struct smc_conn *conn)
 	memcpy(smc_buf_elem_cpu(&conn->rmbe), smc_rmbe_eyecatcher,
 	       SMC_RMBE_EYECATCHER_LEN);
 	ib_dma_sync_single_for_device(conn->lnk->sdev->ibdev,
-				      smc_buf_elem_dma(&conn->rmbe),
+				      smc_buf_elem_dma(&conn->rmbe,
+						       smc_link_slot(conn->lnk)),
 				      SMC_RMBE_EYECATCHER_LEN, SMC_RMB_DMA_DIR);
 }
 
@@ -94,7 +95,9 @@ static void smc_conn_tx_format(struct smc_conn *conn, u32 size)
 void smc_conn_rmbe_sync(struct smc_conn *conn, u32 off, u32 len)
 {
 	ib_dma_sync_single_for_cpu(conn->lnk->sdev->ibdev,
-				   smc_buf_elem_dma(&conn->rmbe) + off, len,
+				   smc_buf_elem_dma(&conn->rmbe,
+						    smc_link_slot(conn->lnk)) + off,
+				   len,
 				   SMC_RMB_DMA_DIR);
 }
 
@@ -132,18 +135,28 @@ void smc_conn_format(struct smc_conn *conn)
 	spin_unlock_bh(&conn->lock);
 }
 
+/* Count a connection on its link (or uncount it, @delta -1) */
+static void smc_conn_link_count(struct smc_link *lnk, int delta)
+{
+	spin_lock_bh(&lnk->lgr->lock);
+	lnk->conns += delta;
+	spin_unlock_bh(&lnk->lgr->lock);
+}
+
 /**
- * smc_conn_create() - an SMC-R connection for @smc on @lgr
+ * smc_conn_create() - an SMC-R connection for @smc on @lnk
  * @smc: socket in its CLC exchange
- * @lgr: from smc_lgr_find(), smc_lgr_get() or smc_lgr_create(); the
- *	connection takes over the caller's count (released by
- *	smc_conn_discard() or at the connection's end)
+ * @lnk: the link it uses, of a link group from smc_lgr_find(),
+ *	smc_lgr_get() or smc_lgr_create(); the connection takes over the
+ *	caller's count on the link group (released by smc_conn_discard() or
+ *	at the connection's end) and counts on the link
  *
  * Return: 0, or -ENOMEM/-ENOLINK (nothing held; the caller still owns
- * its count on @lgr).
+ * its count on the link group).
  */
-int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
+int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk)
 {
+	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_conn *conn = &smc->conn;
 	/* as TCP's window: half the receive buffer the application set */
 	u8 cls = smc_buf_class(smc->sk.sk_userlocks & SOCK_RCVBUF_LOCK ?
@@ -157,9 +170,11 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 	INIT_WORK(&conn->tx_work, smc_tx_work);
 	INIT_DELAYED_WORK(&conn->close_work, smc_conn_close_timeout);
 	smc_keepalive_init(conn);
+	/* first: concurrent handshakes choosing a link see it counted */
+	smc_conn_link_count(lnk, 1);
 	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
 	if (rc)
-		return rc;
+		goto err_count;
 	/* cyclic: a token is not reused soon, so a late CDC message of an
 	 * ended connection finds no new one
 	 */
@@ -167,7 +182,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 				xa_limit_32b, &lgr->next_token, GFP_KERNEL);
 	if (rc < 0) {
 		smc_buf_put(lgr, &conn->rmbe);
-		return rc;
+		goto err_count;
 	}
 	sock_hold(&smc->sk);		/* the table's reference */
 	conn->lgr = lgr;
@@ -179,9 +194,10 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 		smc_buf_put(lgr, &conn->rmbe);
 		conn->lgr = NULL;
 		__sock_put(&smc->sk);	/* the caller holds one too */
-		return -ENOLINK;
+		rc = -ENOLINK;
+		goto err_count;
 	}
-	conn->lnk = &lgr->lnk[0];
+	conn->lnk = lnk;
 	conn->peer_rtok = -1;
 	smc_conn_rx_format(conn);
 	/* CDC messages find it from here: the peer's D may come early */
@@ -189,6 +205,10 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr)
 	smc_close_feed(conn, SMC_CLOSE_EV_ESTABLISHED);
 	spin_unlock_bh(&conn->lock);
 	return 0;
+
+err_count:
+	smc_conn_link_count(lnk, -1);
+	return rc;
 }
 
 /**
@@ -202,11 +222,13 @@ void smc_conn_fill_clc(const struct smc_sock *smc,
 	const struct smc_conn *conn = &smc->conn;
 	const struct smc_buf *buf = conn->rmbe.buf;
 
-	info->rmb_rkey = buf->rkey;
+	const struct smc_buf_map *m = &buf->map[smc_link_slot(conn->lnk)];
+
+	info->rmb_rkey = m->rkey;
 	info->rmbe_idx = conn->rmbe.idx + 1;
 	info->rmbe_alert_token = conn->token;
 	info->rmbe_size_code = buf->cls;
-	info->rmb_vaddr = buf->dma;
+	info->rmb_vaddr = m->dma;
 }
 
 /*
@@ -355,6 +377,7 @@ void smc_conn_end(struct smc_sock *smc)
 		spin_unlock_bh(&lgr->rtok_lock);
 		conn->peer_rtok = -1;
 	}
+	smc_conn_link_count(conn->lnk, -1);
 	smc_lgr_conn_put(lgr);
 	sock_put(&smc->sk);		/* the table's reference */
 }

@@ -141,13 +141,34 @@ void smc_lgr_put(struct smc_link_group *lgr)
 	kref_put(&lgr->ref, smc_lgr_release);
 }
 
-static bool smc_lgr_key_eq(const struct smc_lgr_key *a,
-			   const struct smc_lgr_key *b)
+/*
+ * Does @lgr have the peer end @key names? A server's key is the client's
+ * first link's, from its Proposal. A client's comes from the Accept,
+ * which names the link the server chose for the connection: any active
+ * link of the link group may match.
+ */
+static bool smc_lgr_key_match(struct smc_link_group *lgr,
+			      const struct smc_lgr_key *key)
 {
-	return a->vlan_id == b->vlan_id &&
-	       !memcmp(a->peer_id, b->peer_id, SMC_PEER_ID_LEN) &&
-	       !memcmp(a->peer_gid, b->peer_gid, SMC_GID_LEN) &&
-	       !memcmp(a->peer_mac, b->peer_mac, SMC_MAC_LEN);
+	const struct smc_lgr_key *a = &lgr->key;
+	int i;
+
+	if (a->vlan_id != key->vlan_id ||
+	    memcmp(a->peer_id, key->peer_id, SMC_PEER_ID_LEN))
+		return false;
+	if (!memcmp(a->peer_gid, key->peer_gid, SMC_GID_LEN) &&
+	    !memcmp(a->peer_mac, key->peer_mac, SMC_MAC_LEN))
+		return true;
+	for (i = 0; !lgr->server && i < SMC_LGR_LINKS; i++) {
+		const struct smc_link *lnk = &lgr->lnk[i];
+
+		/* the peer's values are set before the link turns ACTIVE */
+		if (smp_load_acquire(&lnk->state) == SMC_LNK_ACTIVE &&
+		    !memcmp(lnk->peer.gid, key->peer_gid, SMC_GID_LEN) &&
+		    !memcmp(lnk->peer.mac, key->peer_mac, SMC_MAC_LEN))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -174,13 +195,13 @@ static struct smc_link_group *smc_lgr_lookup(const struct net *net,
 			continue;
 		spin_lock_bh(&lgr->lock);
 		n += lgr->pending;
-		if (!smc_lgr_key_eq(&lgr->key, key)) {
+		if (!smc_lgr_key_match(lgr, key)) {
 			spin_unlock_bh(&lgr->lock);
 			continue;
 		}
 		wait = lgr->pending && !lgr->terminating;
 		use = !lgr->pending && !lgr->terminating && !lgr->retired &&
-		      READ_ONCE(lgr->lnk[0].state) == SMC_LNK_ACTIVE;
+		      smc_lgr_active_links(lgr);
 		if (use)
 			lgr->conns++;
 		if (use || wait)
@@ -254,7 +275,7 @@ static void smc_lgr_linger_expired(struct work_struct *work)
 /* Tell the peer the link group is gone; wait until the message left. */
 static void smc_lgr_notify_peer(struct smc_link_group *lgr)
 {
-	struct smc_link *lnk = &lgr->lnk[0];
+	struct smc_link *lnk = smc_lgr_pick_link(lgr);
 	struct smc_llc_msg_info info = {
 		.type = SMC_LLC_DELETE_LINK,
 		.delete_link = {
@@ -264,9 +285,7 @@ static void smc_lgr_notify_peer(struct smc_link_group *lgr)
 		},
 	};
 
-	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
-		return;
-	if (smc_llc_send(lnk, &info, true))
+	if (!lnk || smc_llc_send(lnk, &info, true))
 		return;
 	wait_event_timeout(lnk->wr.tx_wait, !atomic_read(&lnk->wr.tx_posted),
 			   msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms)));
@@ -283,18 +302,21 @@ static void smc_lgr_free_work(struct work_struct *work)
 	if (lgr->notify_peer)
 		smc_lgr_notify_peer(lgr);
 	smc_conn_lgr_gone(lgr);		/* before the device goes */
+	/*
+	 * The flows that set links up end, their waits ending with the link
+	 * group; then no LLC work is queued or runs any more, so nothing
+	 * but this work touches a link slot
+	 */
+	cancel_work_sync(&lgr->add_link_work);
+	spin_lock_bh(&lgr->llc_rx_lock);
+	lgr->llc_stopped = true;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	flush_workqueue(lgr->llc_wq);
 	for (i = 0; i < SMC_LGR_LINKS; i++)
 		if (smc_link_teardown(&lgr->lnk[i]))
 			leak = true;
-	/*
-	 * No receive completions any more, and no flow of ours (its end
-	 * queues LLC work; its waits end with the link group): nothing
-	 * queues LLC work
-	 */
-	mutex_lock(&lgr->llc_flow_mutex);
 	destroy_workqueue(lgr->llc_wq);
 	lgr->llc_wq = NULL;
-	mutex_unlock(&lgr->llc_flow_mutex);
 	smc_llc_purge(lgr);
 	if (!leak)
 		smc_lgr_put(lgr);		/* the list's reference */
@@ -327,7 +349,10 @@ static void smc_lgr_link_down_work(struct work_struct *work)
 {
 	struct smc_link *lnk = container_of(work, struct smc_link, down_work);
 
-	/* the only link: the link group cannot go on (no failover yet) */
+	/* a link being added that failed: its flow takes it away */
+	if (!lnk->confirmed && smc_lgr_active_links(lnk->lgr))
+		return;
+	/* connections use it: the link group cannot go on (no failover) */
 	smc_lgr_terminate(lnk->lgr, false, "link down");
 }
 
@@ -373,6 +398,8 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	INIT_WORK(&lgr->llc_work, smc_llc_work);
 	INIT_DELAYED_WORK(&lgr->linger, smc_lgr_linger_expired);
 	INIT_WORK(&lgr->free_work, smc_lgr_free_work);
+	INIT_WORK(&lgr->add_link_work, smc_llc_add_link_work);
+	lgr->max_links = READ_ONCE(smc_max_links_per_lgr);
 	smc_buf_init(lgr);
 	xa_init_flags(&lgr->conns_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	for (i = 0; i < SMC_LGR_LINKS; i++) {
@@ -385,12 +412,15 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	}
 	if (server)
 		lgr->lnk[0].link_id = 1;	/* the client learns it */
-	rc = smc_link_init(&lgr->lnk[0], offer);
+	rc = smc_link_init(&lgr->lnk[0], &offer->pick);
 	if (rc) {
 		destroy_workqueue(lgr->llc_wq);
 		smc_lgr_kfree(lgr);
 		return ERR_PTR(rc);
 	}
+	/* no buffers yet: nothing is mapped or registered here */
+	smc_buf_link_map(&lgr->lnk[0]);
+	smc_buf_link_register(&lgr->lnk[0]);
 	lgr->conns = 1;
 	kref_get(&lgr->ref);		/* the caller's */
 	return lgr;
@@ -597,10 +627,16 @@ struct smc_link_group *smc_lgr_get(struct net *net, bool server,
  */
 void smc_lgr_first_contact_done(struct smc_link_group *lgr)
 {
+	bool up = smc_lgr_active_links(lgr);
+
 	spin_lock_bh(&lgr->lock);
 	lgr->pending = false;
+	if (up)
+		lgr->type = SMC_LGR_SINGLE;
 	spin_unlock_bh(&lgr->lock);
 	wake_up_all(&lgr->wait);
+	if (up && lgr->server)
+		smc_llc_add_link_queue(lgr);
 }
 
 /**
@@ -734,7 +770,7 @@ static void smc_nl_fill_link(const struct smc_link_group *lgr,
 {
 	out->link_id = lnk->link_id;
 	out->state = READ_ONCE(lnk->state);
-	out->conn_cnt = lgr->conns;
+	out->conn_cnt = lnk->conns;
 	out->ibport = lnk->port;
 	out->ifindex = lnk->ndev_ifindex;
 	strscpy(out->ibname, dev_name(&lnk->sdev->ibdev->dev),
@@ -760,7 +796,7 @@ static int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
 		memset(out, 0, sizeof(*out));
 		out->id = lgr->id;
 		out->role = lgr->server;
-		out->type = 1;			/* single link */
+		out->type = lgr->type;
 		out->vlan_id = lgr->key.vlan_id;
 		memset(out->pnetid, ' ', sizeof(out->pnetid));
 		out->net_cookie = net->net_cookie;

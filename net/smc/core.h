@@ -125,6 +125,33 @@ struct smc_wr {
  */
 #define SMC_RMB_DMA_DIR		DMA_BIDIRECTIONAL
 
+/*
+ * Link slots per link group (struct smc_link_group's lnk[]): the active
+ * links, plus one for a link that is being added or torn down
+ */
+#define SMC_LGR_LINKS		SMC_RTOKEN_LINKS
+/* Active links per link group at most, as Linux (smcr_max_links_per_lgr) */
+#define SMC_LGR_MAX_LINKS	2
+
+/**
+ * struct smc_buf_map - a buffer as one link's device and PD see it
+ * @sg: the memory as a DMA-mapped scatterlist of one entry
+ * @dma: DMA address on the link's device; for an RMB also its iova (the
+ *	peer's vaddr on this link)
+ * @mapped: @sg is DMA-mapped
+ * @mr: RMB: its memory region on the link's PD; NULL once unmapped
+ * @rkey: RMB: @mr's rkey, kept for the CLC and LLC messages
+ * @registered: RMB: the registration work request completed on the link
+ */
+struct smc_buf_map {
+	struct scatterlist	sg;
+	u64			dma;
+	bool			mapped;
+	struct ib_mr		*mr;
+	u32			rkey;
+	bool			registered;
+};
+
 /**
  * struct smc_buf - an RMB or send buffer of a link group (buf.c)
  * @list: entry on lgr->bufs[@rmb][@cls]
@@ -138,15 +165,12 @@ struct smc_wr {
  *	although no connection owns it (smc_buf_abandon()); it stays in
  *	@used until the link group ends
  * @cpu: the memory, physically contiguous
- * @sg: the memory as a DMA-mapped scatterlist of one entry
- * @dma: DMA address of @cpu; for an RMB also its iova (the peer's vaddr)
- * @mapped: @sg is DMA-mapped
- * @mr: RMB: its memory region; NULL once unmapped
- * @rkey: RMB: @mr's rkey, kept for the CLC messages
- * @registered: RMB: the registration work request completed
+ * @map: per link slot: the mapping (and for an RMB the memory region) on
+ *	that link; links may sit on different devices (RFC 7609 2.2)
  * @confirmed: RMB: the peer knows its RTokens - from the first contact's
- *	CLC message, or else our CONFIRM RKEY exchange (3.5.5.2.1); set
- *	under lgr->llc_flow_mutex, never cleared (READ_ONCE without it)
+ *	CLC message, else our CONFIRM RKEY exchange (3.5.5.2.1), and for a
+ *	link added later from its ADD LINK CONTINUATION; set under
+ *	lgr->llc_flow_mutex, never cleared (READ_ONCE without it)
  *
  * All fields but @cpu, @size, the geometry and @confirmed are under
  * lgr->buf_lock.
@@ -161,12 +185,7 @@ struct smc_buf {
 	unsigned long		used;
 	unsigned long		abandoned;
 	void			*cpu;
-	struct scatterlist	sg;
-	u64			dma;
-	bool			mapped;
-	struct ib_mr		*mr;
-	u32			rkey;
-	bool			registered;
+	struct smc_buf_map	map[SMC_LGR_LINKS];
 	bool			confirmed;
 };
 
@@ -188,9 +207,9 @@ static inline void *smc_buf_elem_cpu(const struct smc_buf_elem *e)
 	return (u8 *)e->buf->cpu + e->idx * e->buf->elem_size;
 }
 
-static inline u64 smc_buf_elem_dma(const struct smc_buf_elem *e)
+static inline u64 smc_buf_elem_dma(const struct smc_buf_elem *e, u8 slot)
 {
-	return e->buf->dma + e->idx * e->buf->elem_size;
+	return e->buf->map[slot].dma + e->idx * e->buf->elem_size;
 }
 
 /* Link states; the numbers are those Linux reports over netlink */
@@ -242,6 +261,8 @@ enum smc_link_state {
  * @reg_cqe: completion entry of RMB registrations (buf.c)
  * @reg_done: completed by @reg_cqe
  * @reg_status: status of the last registration; under lgr->buf_lock
+ * @conns: connections using the link (conn->lnk); under lgr->lock
+ * @confirmed: CONFIRM LINK completed once: the link has been ACTIVE
  */
 struct smc_link {
 	struct smc_link_group	*lgr;
@@ -274,10 +295,18 @@ struct smc_link {
 	struct ib_cqe		reg_cqe;
 	struct completion	reg_done;
 	int			reg_status;
+	u32			conns;
+	bool			confirmed;
 };
 
-/* Link slots per link group; smcr uses the first one so far */
-#define SMC_LGR_LINKS		3
+/* Link group types (RFC 7609 2.2.2); the numbers are Linux's (netlink) */
+enum smc_lgr_type {
+	SMC_LGR_NONE		= 0,	/* no active link */
+	SMC_LGR_SINGLE		= 1,	/* one link */
+	SMC_LGR_SYMMETRIC	= 2,	/* links on distinct ports both sides */
+	SMC_LGR_ASYMMETRIC_PEER	= 3,	/* the peer uses one port twice */
+	SMC_LGR_ASYMMETRIC_LOCAL = 4,	/* we use one port twice */
+};
 
 /**
  * struct smc_llc_waiter - a handshake waiting for one LLC message
@@ -354,12 +383,26 @@ struct smc_lgr_key {
  * @rtok_lock: protects @rtok (BH: taken by process context only, but
  *	short)
  * @rtok: the peer's RMBs as we may write into them (its RToken set)
+ * @llc_stopped: the teardown stopped the LLC work: nothing queues it any
+ *	more (under @llc_rx_lock)
+ * @max_links: active links the link group may have: ours
+ *	(smcr_max_links_per_lgr when it was created), then the smaller of
+ *	that and the peer's from CONFIRM LINK; under @llc_flow_mutex once
+ *	the first contact is done
+ * @type: enum smc_lgr_type; under @lock
+ * @add_link_work: the server's ADD LINK flow (llc_link.c); queued only
+ *	while the link group is not terminating, cancelled by its teardown
  * @linger: deletes the link group when it stayed unused for lgr_linger_ms
  * @free_work: tears the links down once the link group is terminated
  * @lnk: link slots
- * @buf_lock: protects @bufs and @bufs_unmapped (buf.c)
+ * @buf_lock: protects @bufs, @bufs_mapped, @bufs_reg and @bufs_unmapped
+ *	(buf.c)
  * @bufs: RMBs ([1]) and send buffers ([0]) per size class
- * @bufs_unmapped: the buffers lost their mappings (teardown)
+ * @bufs_mapped: BIT(slot) of each link the buffers are mapped on
+ *	(smc_buf_link_map()); new buffers are mapped on all of them
+ * @bufs_reg: BIT(slot) of each link new RMBs are registered on
+ *	(smc_buf_link_register())
+ * @bufs_unmapped: no link maps the buffers any more (teardown)
  * @conns_xa: SMC-R connections by alert token (xa_lock); each entry holds
  *	a reference on its socket
  * @next_token: where the cyclic token allocation goes on (xa_lock)
@@ -393,6 +436,10 @@ struct smc_link_group {
 	bool			llc_held;
 	spinlock_t		rtok_lock;	/* see above */
 	struct smc_rtoken_table	*rtok;
+	bool			llc_stopped;
+	u8			max_links;
+	u8			type;
+	struct work_struct	add_link_work;
 
 	struct delayed_work	linger;
 	struct work_struct	free_work;
@@ -400,6 +447,8 @@ struct smc_link_group {
 
 	struct mutex		buf_lock;	/* see above */
 	struct list_head	bufs[2][SMC_BUF_CLASSES];
+	u8			bufs_mapped;
+	u8			bufs_reg;
 	bool			bufs_unmapped;
 	struct xarray		conns_xa;
 	u32			next_token;
@@ -575,6 +624,7 @@ extern unsigned int smc_tcp_keepidle_min_s;
 extern unsigned int smc_rmem;
 extern unsigned int smc_wmem;
 extern unsigned int smc_max_links_per_netns;
+extern unsigned int smc_max_links_per_lgr;
 
 /* core.c */
 extern struct workqueue_struct *smc_lgr_wq;
@@ -599,7 +649,7 @@ int smc_lgr_init(void);
 void smc_lgr_exit(void);
 
 /* link.c */
-int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer);
+int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick);
 int smc_link_rtr(struct smc_link *lnk);
 int smc_link_rts(struct smc_link *lnk);
 void smc_link_set_peer(struct smc_link *lnk,
@@ -625,7 +675,7 @@ void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
 
 /* conn.c, tx.c, rx.c */
 struct smc_sock;
-int smc_conn_create(struct smc_sock *smc, struct smc_link_group *lgr);
+int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk);
 int smc_conn_peer(struct smc_sock *smc,
 		  const struct smc_clc_accept_info *peer);
 void smc_conn_fill_clc(const struct smc_sock *smc,
@@ -678,7 +728,9 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e);
 bool smc_buf_abandon(struct smc_link_group *lgr, struct smc_buf_elem *e);
 int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf);
-void smc_buf_unmap_all(struct smc_link_group *lgr, bool unmap);
+int smc_buf_link_map(struct smc_link *lnk);
+int smc_buf_link_register(struct smc_link *lnk);
+void smc_buf_link_unmap(struct smc_link *lnk, bool unmap);
 void smc_buf_free_all(struct smc_link_group *lgr);
 void smc_buf_init(struct smc_link_group *lgr);
 u64 smc_buf_bytes(struct smc_link_group *lgr, bool rmb);
@@ -692,6 +744,11 @@ void smc_llc_cancel(struct smc_link_group *lgr, struct smc_llc_waiter *w);
 int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 		 bool (*abort)(void *arg), void *arg);
 int smc_llc_confirm_link_server(struct smc_link *lnk);
+void smc_llc_confirm_link_fill(const struct smc_link *lnk,
+			       struct smc_llc_msg_info *info, bool response);
+int smc_llc_confirm_link_check(struct smc_link *lnk,
+			       const struct smc_llc_confirm_link_info *cl);
+int smc_llc_link_activate(struct smc_link *lnk);
 int smc_llc_confirm_link_client(struct smc_link *lnk,
 				struct smc_llc_waiter *w, struct smc_conn *conn,
 				bool (*abort)(void *arg), void *arg);
@@ -706,10 +763,22 @@ void smc_llc_flow_end(struct smc_link_group *lgr);
 /* llc_rkey.c */
 void smc_llc_rkey_rx_confirm(struct smc_link *lnk,
 			     const struct smc_llc_msg_info *req);
+void smc_llc_rkey_rx_busy(struct smc_link *lnk,
+			  const struct smc_llc_msg_info *req);
 void smc_llc_rkey_rx_delete(struct smc_link *lnk,
 			    const struct smc_llc_msg_info *req);
 int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf);
 void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf);
+
+/* llc_link.c */
+void smc_llc_add_link_queue(struct smc_link_group *lgr);
+void smc_llc_add_link_work(struct work_struct *work);
+void smc_llc_add_link_client(struct smc_link *lnk,
+			     const struct smc_llc_msg_info *req);
+struct smc_link *smc_lgr_pick_link(struct smc_link_group *lgr);
+struct smc_link *smc_lgr_find_link(struct smc_link_group *lgr,
+				   const u8 *peer_gid, u32 peer_qpn);
+u8 smc_lgr_active_links(struct smc_link_group *lgr);
 
 /* keepalive.c */
 void smc_keepalive_init(struct smc_conn *conn);

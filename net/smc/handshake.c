@@ -395,8 +395,8 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		 */
 		if (!lgr)
 			return smc_hs_decline_out_of_sync(smc);
-		lnk = &lgr->lnk[0];
-		if (lnk->peer.qpn != acc->qpn) {
+		lnk = smc_lgr_find_link(lgr, acc->gid, acc->qpn);
+		if (!lnk) {
 			smc_lgr_conn_put(lgr);
 			return smc_hs_decline_out_of_sync(smc);
 		}
@@ -419,7 +419,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	}
 	if (data) {
 		/* from here on the connection owns the count on @lgr */
-		rc = smc_conn_create(smc, lgr);
+		rc = smc_conn_create(smc, lnk);
 		conn = !rc;
 		if (!rc)
 			rc = smc_conn_peer(smc, acc);
@@ -547,14 +547,12 @@ int smc_hs_client(struct smc_sock *smc)
 	return rc;
 }
 
-/* The client's end in its Confirm is the one of its Proposal (the key) */
-static bool smc_hs_confirm_matches(const struct smc_link *lnk,
+/* Does the client's Confirm name @gid and @mac as its end of the link? */
+static bool smc_hs_confirm_matches(const u8 *gid, const u8 *mac,
 				   const struct smc_clc_accept_info *conf)
 {
-	const struct smc_lgr_key *key = &lnk->lgr->key;
-
-	return !memcmp(conf->gid, key->peer_gid, SMC_GID_LEN) &&
-	       !memcmp(conf->mac, key->peer_mac, SMC_MAC_LEN);
+	return !memcmp(conf->gid, gid, SMC_GID_LEN) &&
+	       !memcmp(conf->mac, mac, SMC_MAC_LEN);
 }
 
 /*
@@ -566,7 +564,10 @@ static u32 smc_hs_server_link(struct smc_link *lnk,
 			      const struct smc_clc_accept_info *conf,
 			      struct smc_buf *rmb)
 {
-	if (!smc_hs_confirm_matches(lnk, conf))
+	const struct smc_lgr_key *key = &lnk->lgr->key;
+
+	/* the client's end in its Confirm is the one of its Proposal */
+	if (!smc_hs_confirm_matches(key->peer_gid, key->peer_mac, conf))
 		return SMC_CLC_DECL_SYNCERR;
 	smc_link_set_peer(lnk, conf);
 	if (smc_link_rtr(lnk) || smc_link_rts(lnk))
@@ -584,14 +585,15 @@ static u32 smc_hs_server_link(struct smc_link *lnk,
 /*
  * Server, after its Accept on subsequent contact: the client's Confirm
  * must name its end of the link the Accept named (3.5.2.2).
- * Return: 0, -EPROTO if its GID or MAC is not that of its Proposal, or
- * -ESTALE if its QP is not the link's: the client's link to our QP is
- * another one than ours - the link group is out of sync (C.4).
+ * Return: 0, -EPROTO if its GID or MAC is not the link's (on the first
+ * link those of its Proposal), or -ESTALE if its QP is not the link's: the
+ * client's link to our QP is another one than ours - the link group is
+ * out of sync (C.4).
  */
 static int smc_hs_server_reuse(const struct smc_link *lnk,
 			       const struct smc_clc_accept_info *conf)
 {
-	if (!smc_hs_confirm_matches(lnk, conf))
+	if (!smc_hs_confirm_matches(lnk->peer.gid, lnk->peer.mac, conf))
 		return -EPROTO;
 	return conf->qpn == lnk->peer.qpn ? 0 : -ESTALE;
 }
@@ -657,10 +659,15 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		if (IS_ERR(lgr))
 			return smc_hs_decline(smc,
 					      smc_hs_link_err_code(PTR_ERR(lgr)));
-		lnk = &lgr->lnk[0];
+		/* a new connection goes on the least used link */
+		lnk = first ? &lgr->lnk[0] : smc_lgr_pick_link(lgr);
+		if (!lnk) {	/* its links went down just now */
+			smc_lgr_conn_put(lgr);
+			return smc_hs_decline(smc, SMC_CLC_DECL_INTERR);
+		}
 		if (data) {
 			/* the connection owns the count on @lgr from here */
-			rc = smc_conn_create(smc, lgr);
+			rc = smc_conn_create(smc, lnk);
 			conn = !rc;
 			if (!rc && !first)
 				rc = smc_hs_rmb_ready(lnk, smc->conn.rmbe.buf);

@@ -26,6 +26,8 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
+#include <net/route.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
@@ -275,6 +277,135 @@ int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 	}
 	mutex_unlock(&smc_ib_lock);
 	return attr ? 0 : -ENODEV;
+}
+
+/* Does @ndev reach @peer (an IPv4-mapped GID) without a router? */
+static bool smc_ib_reaches(struct net *net, struct net_device *ndev,
+			   const union ib_gid *local, const union ib_gid *peer)
+{
+	struct flowi4 fl4 = { .flowi4_oif = ndev->ifindex };
+	struct rtable *rt;
+	bool ok;
+
+	memcpy(&fl4.daddr, &peer->raw[12], sizeof(fl4.daddr));
+	memcpy(&fl4.saddr, &local->raw[12], sizeof(fl4.saddr));
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt))
+		return false;
+	ok = rt->dst.dev == ndev && !rt->rt_uses_gateway;
+	ip_rt_put(rt);
+	return ok;
+}
+
+/*
+ * Is GID table entry @attr one a further link may use: of @type, on an
+ * up interface in @net, IPv4-mapped like @peer (if given) and reaching it?
+ * Fills @pick's GID, MAC and interface if so. RCU read lock held.
+ */
+static bool smc_ib_alt_gid(struct net *net, const struct ib_gid_attr *attr,
+			   enum ib_gid_type type, const union ib_gid *peer,
+			   struct smc_ib_pick *pick)
+{
+	struct net_device *ndev;
+	bool v4 = ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw);
+
+	if (attr->gid_type != type)
+		return false;
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (IS_ERR(ndev) || !net_eq(dev_net(ndev), net) ||
+	    !netif_running(ndev) || !netif_carrier_ok(ndev))
+		return false;
+	if (type == IB_GID_TYPE_ROCE_UDP_ENCAP && peer) {
+		/* RoCE v2 runs over IP: the peer's address must be ours to
+		 * reach from this interface (routed RoCE v2 is SMC-R v2's)
+		 */
+		if (!v4 || !ipv6_addr_v4mapped((const struct in6_addr *)peer->raw) ||
+		    !smc_ib_reaches(net, ndev, &attr->gid, peer))
+			return false;
+	} else if (type == IB_GID_TYPE_ROCE_UDP_ENCAP && !v4) {
+		return false;	/* like the first link's, an IPv4 address */
+	}
+	pick->ifindex = ndev->ifindex;
+	memcpy(pick->mac, ndev->dev_addr, ETH_ALEN);
+	return true;
+}
+
+/* A GID of @port for a further link, see smc_ib_find_alt_port() */
+static bool smc_ib_alt_port(struct net *net, struct smc_ib_device *sdev,
+			    u32 port, enum ib_gid_type type,
+			    const union ib_gid *peer, struct smc_ib_pick *pick)
+{
+	const struct ib_gid_attr *attr;
+	struct ib_port_attr pattr;
+	bool found = false;
+	u32 i;
+
+	if (ib_query_port(sdev->ibdev, port, &pattr))
+		return false;
+	for (i = 0; i < pattr.gid_tbl_len && !found; i++) {
+		attr = rdma_get_gid_attr(sdev->ibdev, port, i);
+		if (IS_ERR(attr))
+			continue;
+		rcu_read_lock();
+		found = smc_ib_alt_gid(net, attr, type, peer, pick);
+		rcu_read_unlock();
+		if (found) {
+			pick->sdev = sdev;
+			pick->port = port;
+			pick->gid_index = attr->index;
+			pick->roce_v2 = type == IB_GID_TYPE_ROCE_UDP_ENCAP;
+			pick->mtu = pattr.active_mtu;
+			memcpy(pick->gid, attr->gid.raw, SMC_IB_GID_LEN);
+		}
+		rdma_put_gid_attr(attr);
+	}
+	return found;
+}
+
+/**
+ * smc_ib_find_alt_port() - choose a RoCE port for a further link of a link
+ *	group (RFC 7609 2.2)
+ * @net: the link group's namespace: the port's interface must be in it
+ * @skip_dev: the device of the link group's existing link
+ * @skip_port: and its port; the new link takes another port
+ * @roce_v2: the existing link's GID type, which the new one shares
+ * @peer: the peer's GID for the new link (the client answering an ADD
+ *	LINK), which the port must reach directly; NULL for any (the server
+ *	offering one)
+ * @pick: filled with the choice on success
+ *
+ * Return: 0, or -ENODEV if no other active RoCE port qualifies.
+ */
+int smc_ib_find_alt_port(struct net *net, struct smc_ib_device *skip_dev,
+			 u32 skip_port, bool roce_v2,
+			 const u8 peer[SMC_IB_GID_LEN],
+			 struct smc_ib_pick *pick)
+{
+	enum ib_gid_type type = roce_v2 ? IB_GID_TYPE_ROCE_UDP_ENCAP :
+					  IB_GID_TYPE_ROCE;
+	const union ib_gid *pgid = (const union ib_gid *)peer;
+	struct smc_ib_device *sdev;
+	bool found = false;
+	u32 port;
+
+	mutex_lock(&smc_ib_lock);
+	list_for_each_entry(sdev, &smc_ib_devices, list) {
+		rdma_for_each_port(sdev->ibdev, port) {
+			if (port > SMC_IB_MAX_PORTS ||
+			    (sdev == skip_dev && port == skip_port) ||
+			    !test_bit(port - 1, &sdev->ports_active) ||
+			    !rdma_protocol_roce(sdev->ibdev, port))
+				continue;
+			found = smc_ib_alt_port(net, sdev, port, type, pgid,
+						pick);
+			if (found)
+				break;
+		}
+		if (found)
+			break;
+	}
+	mutex_unlock(&smc_ib_lock);
+	return found ? 0 : -ENODEV;
 }
 
 /**

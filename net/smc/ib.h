@@ -8,6 +8,7 @@
 #include <linux/if_ether.h>
 #include <linux/list.h>
 #include <linux/wait.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 
 #define SMC_IB_MAX_PORTS	BITS_PER_LONG
@@ -67,6 +68,10 @@ extern struct ib_client smc_ib_client;
 
 int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 		     struct smc_ib_pick *pick);
+int smc_ib_find_alt_port(struct net *net, struct smc_ib_device *skip_dev,
+			 u32 skip_port, bool roce_v2,
+			 const u8 peer[SMC_IB_GID_LEN],
+			 struct smc_ib_pick *pick);
 int smc_ib_get(struct smc_ib_device *sdev);
 void smc_ib_put(struct smc_ib_device *sdev);
 bool smc_ib_listed(struct smc_ib_device *sdev);

@@ -135,7 +135,7 @@ void smc_link_trace_state(const struct smc_link *lnk, int state)
 /**
  * smc_link_init() - bring a link slot up to ACTIVATING on a chosen port
  * @lnk: unused slot of a link group
- * @offer: the local offer with the RoCE port and GID to use
+ * @pick: the RoCE port and GID to use
  *
  * Counts the link against its namespace's quota, takes a user reference
  * on the device, creates the link's PD, message buffers, CQs and the QP
@@ -144,9 +144,8 @@ void smc_link_trace_state(const struct smc_link *lnk, int state)
  * Return: 0, or a negative errno (the slot is left UNUSED, nothing held):
  * -EBUSY if the namespace or the device has no room for another link.
  */
-int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
+int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick)
 {
-	const struct smc_ib_pick *pick = &offer->pick;
 	struct net *net = smc_lgr_net(lnk->lgr);
 	int rc;
 
@@ -169,6 +168,7 @@ int smc_link_init(struct smc_link *lnk, const struct smc_offer *offer)
 	lnk->local.psn = get_random_u32() & SMC_QP_NUM_MASK;
 	get_random_bytes(lnk->uid, sizeof(lnk->uid));
 	lnk->last_rx = jiffies;
+	lnk->confirmed = false;
 	INIT_DELAYED_WORK(&lnk->keepalive, smc_llc_keepalive);
 
 	lnk->pd = ib_alloc_pd(lnk->sdev->ibdev, 0);
@@ -370,14 +370,11 @@ int smc_link_teardown(struct smc_link *lnk)
 	if (lnk->send_cq)
 		smc_link_free_cqs(lnk);
 	cancel_work_sync(&lnk->down_work);
-	/* the link group's buffers are mapped on its first link's device;
-	 * after a failed drain they stay mapped (leaked), but unusable
-	 */
-	if (lnk == &lnk->lgr->lnk[0])
-		smc_buf_unmap_all(lnk->lgr, !rc);
+	/* after a failed drain the buffers stay mapped (leaked) */
+	smc_buf_link_unmap(lnk, !rc);
 	if (!rc) {
 		smc_wr_free(lnk);
-		/* after its QP and the RMBs' MRs (smc_buf_unmap_all()) */
+		/* after its QP and the RMBs' MRs (smc_buf_link_unmap()) */
 		ib_dealloc_pd(lnk->pd);
 		smc_net_link_put(smc_lgr_net(lnk->lgr));
 	}

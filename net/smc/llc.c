@@ -15,16 +15,14 @@
  *     flow of ours in progress (lgr->llc_flow): a request the table queues
  *     waits on lgr->llc_later until smc_llc_flow_end(), the others go on.
  *
- * Flows so far: first contact's CONFIRM LINK (server sends the request,
- * client replies, 3.5.1.5; the link group is pending, nobody else uses
- * it), the RKey exchanges (llc_rkey.c) and the link group's end (DELETE
- * LINK all). Requests of flows smcr does not run yet get the negative
- * reply the RFC defines: the server's ADD LINK is rejected ("no alternate
- * path"). A CONFIRM RKEY CONTINUATION is dropped: smcr takes no CONFIRM
- * RKEY that announces one (at most three links). A client's ADD
- * LINK is no request but a hint that gets no reply (3.5.5.1.2): the
- * server ignores it, as it must when the link group has the negotiated
- * maximum of links (smcr announces one).
+ * Flows: first contact's CONFIRM LINK (server sends the request, client
+ * replies, 3.5.1.5; the link group is pending, nobody else uses it),
+ * adding a link (llc_link.c), the RKey exchanges (llc_rkey.c) and the
+ * link group's end (DELETE LINK all). A CONFIRM RKEY CONTINUATION is
+ * dropped: smcr takes no CONFIRM RKEY that announces one (at most three
+ * links). A client's ADD LINK is no request but a hint that gets no reply
+ * (3.5.5.1.2): the server ignores it, as it offers a link whenever it can.
+ * DELETE LINK of one link ends the link group: there is no failover yet.
  *
  * Keepalive (4.5.3): when nothing arrived on an active link for
  * keepalive_ms, a TEST LINK request goes out; without its reply within
@@ -51,9 +49,6 @@ module_param_named(test_llc_work_delay_ms, smc_test_llc_work_delay_ms, uint,
 		   0644);
 MODULE_PARM_DESC(test_llc_work_delay_ms,
 		 "TEST ONLY: the LLC work waits this long (at most 2000 ms) before each queued request of the peer, so that a flood meets the queue's bound (default 0)");
-
-/* How many links smcr supports per link group, announced in CONFIRM LINK */
-#define SMC_LLC_OUR_MAX_LINKS	1
 
 /*
  * Requests queued for the LLC work, at most. A peer runs one flow at a
@@ -148,18 +143,17 @@ static void smc_llc_enqueue(struct smc_link *lnk,
 	qe->info = *info;
 	spin_lock_bh(&lgr->llc_rx_lock);
 	full = lgr->llc_rx_len >= SMC_LLC_RX_MAX;
-	if (!full) {
+	if (!full && !lgr->llc_stopped) {
 		list_add_tail(&qe->list, &lgr->llc_rx);
 		lgr->llc_rx_len++;
+		queue_work(lgr->llc_wq, &lgr->llc_work);
+		qe = NULL;
 	}
 	spin_unlock_bh(&lgr->llc_rx_lock);
-	if (full) {
-		kfree(qe);
+	if (full)
 		pr_info_ratelimited("link group %u: LLC request queue full, dropped type %#x from the peer\n",
 				    lgr->id, info->type);
-		return;
-	}
-	queue_work(lgr->llc_wq, &lgr->llc_work);
+	kfree(qe);	/* not queued: as if lost */
 }
 
 /**
@@ -203,35 +197,28 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	/* a reply nobody waits for (any more) is dropped */
 }
 
-/* The server's ADD LINK (3.5.1.6.1): smcr adds no second link yet */
-static void smc_llc_add_link_reject(struct smc_link *lnk,
-				    const struct smc_llc_msg_info *req)
-{
-	struct smc_llc_msg_info resp = *req;
-
-	resp.response = true;
-	resp.add_link.reject = true;
-	resp.add_link.reject_rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
-	/* no waiting: without a free send buffer the peer's request times
-	 * out, as if the reply was lost (and a peer that takes none of our
-	 * messages meets smc_wr_tx_get()'s limit elsewhere)
-	 */
-	smc_llc_send(lnk, &resp, false);
-}
-
 /*
  * 3.5.5.1.2: a client's ADD LINK request tells the server that the client
  * has a new RNIC; the server answers with an ADD LINK exchange of its own
- * or not at all, and the client waits for no reply. With the negotiated
- * maximum of links (SMC_LLC_OUR_MAX_LINKS) in use the server "must
- * ignore" it: logged, nothing sent.
+ * or not at all, and the client waits for no reply. smcr's server offers
+ * a link whenever it has a port for one (llc_link.c), so the hint adds
+ * nothing: logged, nothing sent.
  */
 static void smc_llc_add_link_hint(struct smc_link *lnk,
 				  const struct smc_llc_msg_info *req)
 {
-	pr_info_ratelimited("link group %u: the client's ADD LINK (GID %pI6) ignored: at most %u link per link group\n",
-			    lnk->lgr->id, req->add_link.gid,
-			    SMC_LLC_OUR_MAX_LINKS);
+	pr_info_ratelimited("link group %u: the client's ADD LINK (GID %pI6) ignored\n",
+			    lnk->lgr->id, req->add_link.gid);
+}
+
+static bool smc_llc_has_link(struct smc_link_group *lgr, u8 link_num)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (lgr->lnk[i].sdev && lgr->lnk[i].link_id == link_num)
+			return true;
+	return false;
 }
 
 static void smc_llc_delete_link(struct smc_link *lnk,
@@ -240,13 +227,13 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 	struct smc_llc_msg_info resp = *req;
 
 	if (!req->delete_link.all &&
-	    req->delete_link.link_num != lnk->link_id) {
+	    !smc_llc_has_link(lnk->lgr, req->delete_link.link_num)) {
 		pr_info_ratelimited("link group %u: DELETE LINK of link %u, which it does not have: ignored\n",
 				    lnk->lgr->id, req->delete_link.link_num);
 		return;
 	}
 	if (!req->delete_link.all) {
-		/* one link: it is our only one, reply, then end it all */
+		/* one link: without failover, reply, then end it all */
 		resp.response = true;
 		smc_llc_send(lnk, &resp, false);
 	}
@@ -281,6 +268,10 @@ static bool smc_llc_handle(struct smc_link *lnk,
 		return false;
 	case SMC_LLC_ACT_IGNORE:
 		return true;
+	case SMC_LLC_ACT_REJECT:
+		if (info->type == SMC_LLC_CONFIRM_RKEY)
+			smc_llc_rkey_rx_busy(lnk, info);
+		return true;
 	case SMC_LLC_ACT_TERMINATE:
 		smc_lgr_terminate(lgr, false,
 				  info->type == SMC_LLC_DELETE_LINK ?
@@ -292,7 +283,7 @@ static bool smc_llc_handle(struct smc_link *lnk,
 	if (ev == SMC_LLC_EV_ADD_LINK_CLNT)
 		smc_llc_add_link_hint(lnk, info);
 	else if (ev == SMC_LLC_EV_ADD_LINK_SERV)
-		smc_llc_add_link_reject(lnk, info);
+		smc_llc_add_link_client(lnk, info);
 	else if (info->type == SMC_LLC_DELETE_LINK)
 		smc_llc_delete_link(lnk, info);
 	else if (info->type == SMC_LLC_CONFIRM_RKEY)
@@ -378,12 +369,9 @@ void smc_llc_flow_end(struct smc_link_group *lgr)
 		/* first, in the order they came */
 		spin_lock_bh(&lgr->llc_rx_lock);
 		list_splice_init(&lgr->llc_later, &lgr->llc_rx);
-		spin_unlock_bh(&lgr->llc_rx_lock);
-		/* under the mutex: the link group's end destroys the queue
-		 * under it
-		 */
-		if (lgr->llc_wq)
+		if (!lgr->llc_stopped)
 			queue_work(lgr->llc_wq, &lgr->llc_work);
+		spin_unlock_bh(&lgr->llc_rx_lock);
 	}
 	mutex_unlock(&lgr->llc_flow_mutex);
 }
@@ -491,9 +479,14 @@ int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 	}
 }
 
-static void smc_llc_confirm_link_fill(const struct smc_link *lnk,
-				      struct smc_llc_msg_info *info,
-				      bool response)
+/**
+ * smc_llc_confirm_link_fill() - our CONFIRM LINK for a link
+ * @lnk: the link being confirmed
+ * @info: filled
+ * @response: the client's reply (else the server's request)
+ */
+void smc_llc_confirm_link_fill(const struct smc_link *lnk,
+			       struct smc_llc_msg_info *info, bool response)
 {
 	struct smc_llc_confirm_link_info *cl = &info->confirm_link;
 
@@ -505,19 +498,32 @@ static void smc_llc_confirm_link_fill(const struct smc_link *lnk,
 	cl->qpn = lnk->local.qpn;
 	cl->link_num = lnk->link_id;
 	memcpy(cl->link_uid, lnk->uid, SMC_LLC_LINK_UID_LEN);
-	cl->max_links = SMC_LLC_OUR_MAX_LINKS;
+	cl->max_links = lnk->lgr->max_links;
 	cl->no_rmbe_eyec = !lnk->lgr->rmbe_eyec;
 }
 
-/* The peer's CONFIRM LINK must name the QP it announced in CLC. */
-static int smc_llc_confirm_link_check(struct smc_link *lnk,
-				      const struct smc_llc_confirm_link_info *cl)
+/**
+ * smc_llc_confirm_link_check() - take the peer's CONFIRM LINK for a link
+ * @lnk: the link being confirmed
+ * @cl: the peer's message
+ *
+ * It must name the QP the peer announced for the link (in CLC, or in its
+ * ADD LINK). The link group's maximum of links becomes the smaller of
+ * both sides' (a peer announcing 0 allows one).
+ *
+ * Return: 0, or -EPROTO.
+ */
+int smc_llc_confirm_link_check(struct smc_link *lnk,
+			       const struct smc_llc_confirm_link_info *cl)
 {
+	struct smc_link_group *lgr = lnk->lgr;
+
 	if (memcmp(cl->mac, lnk->peer.mac, SMC_MAC_LEN) ||
 	    memcmp(cl->gid, lnk->peer.gid, SMC_GID_LEN) ||
 	    cl->qpn != lnk->peer.qpn || !cl->link_num)
 		return -EPROTO;
 	memcpy(lnk->peer_uid, cl->link_uid, SMC_LLC_LINK_UID_LEN);
+	lgr->max_links = clamp_t(u8, cl->max_links, 1, lgr->max_links);
 	if (!lnk->lgr->server)		/* the server chooses the RMBE format */
 		lnk->lgr->rmbe_eyec = !cl->no_rmbe_eyec;
 	else if (cl->no_rmbe_eyec == lnk->lgr->rmbe_eyec)
@@ -525,12 +531,22 @@ static int smc_llc_confirm_link_check(struct smc_link *lnk,
 	return 0;
 }
 
-static int smc_llc_link_activate(struct smc_link *lnk)
+/**
+ * smc_llc_link_activate() - a link is confirmed both ways: ACTIVE
+ * @lnk: the link, ACTIVATING
+ *
+ * Return: 0, or -ENOLINK if it went down meanwhile.
+ */
+int smc_llc_link_activate(struct smc_link *lnk)
 {
 	int old = SMC_LNK_ACTIVATING;
 
-	if (!try_cmpxchg(&lnk->state, &old, SMC_LNK_ACTIVE))
+	lnk->confirmed = true;
+	/* full barrier: smc_lgr_find_link() reads the peer's values after */
+	if (!try_cmpxchg(&lnk->state, &old, SMC_LNK_ACTIVE)) {
+		lnk->confirmed = false;
 		return -ENOLINK;	/* went down meanwhile */
+	}
 	smc_link_trace_state(lnk, SMC_LNK_ACTIVE);
 	smc_llc_keepalive_start(lnk);
 	return 0;

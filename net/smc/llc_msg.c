@@ -160,7 +160,16 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
  * negatively; the client's ADD LINK or DELETE LINK of one link and a
  * CONFIRM LINK wait until our exchange is complete.
  *
- * The rows of 3.5.5.3.1-2 come with the flows that add and delete links.
+ * SMC_LLC_FLOW_ADD_LINK, adding a link (3.5.5.3.1), the server's flow
+ * that the client joins: the client's ADD LINK crossed the server's and
+ * is answered by it; the client's DELETE LINK of one link waits; a
+ * CONFIRM RKEY is refused with C, to be redone naming the new link. The
+ * RFC names no action for DELETE RKEY: it waits too ("RKeys cannot
+ * change while links are being added"). On the client the flow runs in
+ * the LLC work, so the server's requests wait behind it anyway; the
+ * cells for them say so.
+ *
+ * The row of 3.5.5.3.2 comes with the flow that deletes one link.
  */
 static const struct smc_llc_collision
 smc_llc_collisions[][SMC_LLC_EV_CNT] = {
@@ -175,6 +184,18 @@ smc_llc_collisions[][SMC_LLC_EV_CNT] = {
 		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= OWN(TERMINATE),
 		[SMC_LLC_EV_CONFIRM_RKEY]	= OWN(PROCESS),
 		[SMC_LLC_EV_DELETE_RKEY]	= OWN(PROCESS),
+	},
+	[SMC_LLC_FLOW_ADD_LINK] = {
+		[SMC_LLC_EV_TEST_LINK]		= RFC(REPLY),
+		[SMC_LLC_EV_CONFIRM_LINK]	= OWN(QUEUE),
+		[SMC_LLC_EV_ADD_LINK_CLNT]	= RFC(IGNORE),
+		[SMC_LLC_EV_ADD_LINK_SERV]	= OWN(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= RFC(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= OWN(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= OWN(TERMINATE),
+		[SMC_LLC_EV_CONFIRM_RKEY]	= RFC(REJECT),
+		[SMC_LLC_EV_DELETE_RKEY]	= OWN(QUEUE),
 	},
 	[SMC_LLC_FLOW_RKEY] = {
 		[SMC_LLC_EV_TEST_LINK]		= RFC(REPLY),

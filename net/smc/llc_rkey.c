@@ -5,12 +5,13 @@
  * Ours: a new RMB of an existing link group is announced with CONFIRM
  * RKEY before a CLC message names it (3.5.5.2.1, Figure 13: the server
  * before its Accept, the client before its Confirm), on the link the
- * connection uses. With one link per link group so far it carries that
- * link's RToken and no others (NumTkns 0); the RMB's RTokens on further
- * links join it with them. A connection that finds a free element in an
- * RMB the peer knows needs no LLC exchange at all. The first contact's RMB
- * needs none either: the CLC messages carry its only RToken, that of the
- * first link.
+ * connection uses: that link's RToken, and as the others those of the
+ * other active links (at most two: smcr never announces a CONFIRM RKEY
+ * CONTINUATION). A connection that finds a free element in an RMB the
+ * peer knows needs no LLC exchange at all. The first contact's RMB needs
+ * none either: the CLC messages carry its only RToken, that of the first
+ * link; a link added later gets the RTokens of the RMBs the peer knows in
+ * its ADD LINK CONTINUATIONs (llc_link.c).
  * A negative reply fails the connection's handshake (the server declines
  * in place of its Accept, the client in place of its Confirm, both with
  * ERR_RTOK); the RMB stays unconfirmed, so the next connection that takes
@@ -53,17 +54,6 @@ static int smc_llc_rkey_slot(struct smc_link_group *lgr, u8 link_num)
 	return -1;
 }
 
-/* Active links of @lgr: those that can carry RDMA writes */
-static unsigned int smc_llc_rkey_links(struct smc_link_group *lgr)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < SMC_LGR_LINKS; i++)
-		if (READ_ONCE(lgr->lnk[i].state) == SMC_LNK_ACTIVE)
-			n++;
-	return n;
-}
-
 /*
  * The RTokens of a CONFIRM RKEY request arriving on @lnk as table specs:
  * the carrying link's first. Return: their number, or 0 if they name a
@@ -77,7 +67,7 @@ static unsigned int smc_llc_rkey_specs(struct smc_link *lnk,
 	unsigned int i;
 	int slot;
 
-	if (cr->num_tkns >= smc_llc_rkey_links(lgr) ||
+	if (cr->num_tkns >= smc_lgr_active_links(lgr) ||
 	    cr->num_tkns > SMC_LLC_CONFIRM_RKEY_OTHERS)
 		return 0;
 	spec[0].slot = smc_link_slot(lnk);
@@ -176,6 +166,55 @@ void smc_llc_rkey_rx_delete(struct smc_link *lnk,
 	smc_llc_rkey_reply(lnk, &resp);
 }
 
+/**
+ * smc_llc_rkey_rx_busy() - the peer's CONFIRM RKEY while a link is being
+ *	added: a negative reply with C, retry when that is done
+ *	(3.5.5.3.1: its RKey set must then name the new link too)
+ * @lnk: the link it arrived on
+ * @req: the request
+ *
+ * Context: the link group's LLC work.
+ */
+void smc_llc_rkey_rx_busy(struct smc_link *lnk,
+			  const struct smc_llc_msg_info *req)
+{
+	struct smc_llc_msg_info resp = *req;
+
+	resp.response = true;
+	resp.confirm_rkey.negative = true;
+	resp.confirm_rkey.retry = true;
+	smc_llc_rkey_reply(lnk, &resp);
+}
+
+/*
+ * Our CONFIRM RKEY for @buf on @lnk: its RToken there, and those of the
+ * other active links as the others (A.3.5). The flow mutex held, no link
+ * comes or goes meanwhile.
+ */
+static void smc_llc_rkey_fill(struct smc_link *lnk, const struct smc_buf *buf,
+			      struct smc_llc_confirm_rkey_info *cr)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	u8 slot = smc_link_slot(lnk);
+	int i;
+
+	cr->rkey = buf->map[slot].rkey;
+	cr->vaddr = buf->map[slot].dma;
+	for (i = 0; i < SMC_LGR_LINKS; i++) {
+		const struct smc_buf_map *m = &buf->map[i];
+		struct smc_llc_rtoken_info *rt;
+
+		if (i == slot || cr->num_tkns == SMC_LLC_CONFIRM_RKEY_OTHERS ||
+		    READ_ONCE(lgr->lnk[i].state) != SMC_LNK_ACTIVE ||
+		    !m->registered)
+			continue;
+		rt = &cr->others[cr->num_tkns++];
+		rt->link_num = lgr->lnk[i].link_id;
+		rt->rkey = m->rkey;
+		rt->vaddr = m->dma;
+	}
+}
+
 /* Our CONFIRM RKEY exchange for @buf on @lnk, in a flow of ours */
 static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
 {
@@ -186,9 +225,11 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
 	const struct smc_llc_confirm_rkey_info *r = &w.info.confirm_rkey;
 	int rc;
 
-	/* one link so far: its RToken is the carrying one, no others */
-	req.confirm_rkey.rkey = buf->rkey;
-	req.confirm_rkey.vaddr = buf->dma;
+	/* on the links added since the handshake registered it */
+	rc = smc_buf_register(lnk->lgr, buf);
+	if (rc)
+		return rc;
+	smc_llc_rkey_fill(lnk, buf, &req.confirm_rkey);
 	rc = smc_llc_expect(lnk->lgr, &w);
 	if (rc)
 		return rc;
@@ -203,12 +244,17 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
 	if (rc)
 		return rc;
 	if (r->negative)
-		return -EREMOTEIO;
+		return r->retry ? -EAGAIN : -EREMOTEIO;
 	/* the echo of another request is no reply to ours */
-	if (r->rkey != buf->rkey || r->vaddr != buf->dma || r->num_tkns)
+	if (r->rkey != req.confirm_rkey.rkey ||
+	    r->vaddr != req.confirm_rkey.vaddr ||
+	    r->num_tkns != req.confirm_rkey.num_tkns)
 		return -EPROTO;
 	return 0;
 }
+
+/* Tries of our CONFIRM RKEY that the peer answers with C (retry) */
+#define SMC_LLC_RKEY_TRIES	3
 
 /**
  * smc_llc_rkey_confirm() - make sure the peer knows an RMB's RTokens
@@ -217,9 +263,11 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
  * @buf: the RMB, registered
  *
  * Runs our CONFIRM RKEY exchange unless the RMB is confirmed already; a
- * connection that takes an element of a confirmed RMB sends nothing.
+ * connection that takes an element of a confirmed RMB sends nothing. A
+ * negative reply with C (the server was adding a link) is retried once
+ * that flow is done, with the new link's RToken.
  *
- * Context: process; sleeps (at most llc_timeout_ms for the reply, plus
+ * Context: process; sleeps (at most llc_timeout_ms for each reply, plus
  * the wait for another exchange of ours, which takes as long at most: a
  * timeout takes the link down).
  * Return: 0; -EREMOTEIO if the peer refused it; -EPROTO for a reply that
@@ -229,20 +277,26 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
 int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 {
 	struct smc_link_group *lgr = lnk->lgr;
+	int tries = SMC_LLC_RKEY_TRIES;
 	int rc = 0;
 
 	if (READ_ONCE(buf->confirmed))
 		return 0;	/* no wait behind another exchange */
-	smc_llc_flow_start(lgr, SMC_LLC_FLOW_RKEY);
-	if (!buf->confirmed) {
-		rc = smc_llc_rkey_exchange(lnk, buf);
-		if (!rc)
-			WRITE_ONCE(buf->confirmed, true);
-		else
-			pr_info_ratelimited("link group %u: CONFIRM RKEY of rkey %#x failed: %d\n",
-					    lgr->id, buf->rkey, rc);
-	}
-	smc_llc_flow_end(lgr);
+	do {
+		smc_llc_flow_start(lgr, SMC_LLC_FLOW_RKEY);
+		if (!buf->confirmed) {
+			rc = smc_llc_rkey_exchange(lnk, buf);
+			if (!rc)
+				WRITE_ONCE(buf->confirmed, true);
+		}
+		smc_llc_flow_end(lgr);
+	} while (rc == -EAGAIN && --tries);
+	if (rc == -EAGAIN)
+		rc = -EREMOTEIO;
+	if (rc)
+		pr_info_ratelimited("link group %u: CONFIRM RKEY of rkey %#x failed: %d\n",
+				    lgr->id, buf->map[smc_link_slot(lnk)].rkey,
+				    rc);
 	return rc;
 }
 

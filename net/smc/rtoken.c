@@ -113,6 +113,66 @@ static void smc_rtoken_free(struct smc_rtoken_table *t, int idx)
 }
 
 /**
+ * smc_rtoken_add_link() - the peer gives a known RMB's RToken on a new link
+ *	(ADD LINK CONTINUATION, A.3.3)
+ * @t: the table
+ * @ref_slot: the link slot the RMB is known on (the carrying link)
+ * @ref_rkey: the RMB's RKey there
+ * @spec: the RToken on the new link
+ *
+ * Return: the entry's index; -EINVAL if @spec's slot is bad or that of
+ * the reference; -ENOENT if no RMB has @ref_rkey; -EEXIST if @spec
+ * contradicts the table (the slot holds another RToken for the RMB, or
+ * the rkey is another RMB's there).
+ */
+int smc_rtoken_add_link(struct smc_rtoken_table *t, u8 ref_slot, u32 ref_rkey,
+			const struct smc_rtoken_spec *spec)
+{
+	struct smc_rtoken *tok;
+	int idx;
+
+	if (spec->slot >= SMC_RTOKEN_LINKS || spec->slot == ref_slot)
+		return -EINVAL;
+	idx = smc_rtoken_find(t, ref_slot, ref_rkey);
+	if (idx < 0)
+		return idx;
+	if (!smc_rtoken_fits(t, idx, spec))
+		return -EEXIST;
+	tok = &t->tok[idx];
+	tok->rkey[spec->slot] = spec->rkey;
+	tok->vaddr[spec->slot] = spec->vaddr;
+	tok->valid |= BIT(spec->slot);
+	return idx;
+}
+
+/**
+ * smc_rtoken_clear_slot() - a link is gone: forget every RToken on it
+ * @t: the table
+ * @slot: its link slot
+ *
+ * Entries keep their RTokens on the other links; one left with none
+ * behaves as a deleted RMB (smc_rtoken_delete()).
+ */
+void smc_rtoken_clear_slot(struct smc_rtoken_table *t, u8 slot)
+{
+	unsigned int i;
+
+	if (slot >= SMC_RTOKEN_LINKS)
+		return;
+	for_each_set_bit(i, t->used, SMC_RTOKENS_MAX) {
+		struct smc_rtoken *tok = &t->tok[i];
+
+		if (!(tok->valid & BIT(slot)))
+			continue;
+		tok->valid &= ~BIT(slot);
+		tok->rkey[slot] = 0;
+		tok->vaddr[slot] = 0;
+		if (!tok->valid && !tok->users)
+			smc_rtoken_free(t, i);
+	}
+}
+
+/**
  * smc_rtoken_delete() - the peer deletes an RMB (DELETE RKEY, A.3.7)
  * @t: the table
  * @slot: the link slot the rkey is given for

@@ -49,6 +49,13 @@ unsigned int smc_wmem = 128U << 10;
  * the device-wide limit before CQs became per link.
  */
 unsigned int smc_max_links_per_netns = 64;
+/*
+ * Links per link group smcr offers (CONFIRM LINK's max links); the
+ * smaller of both sides' is the link group's maximum. Linux's name and
+ * range; its default is 2, smcr's stays 1 until a link group survives
+ * the loss of one of its links (failover).
+ */
+unsigned int smc_max_links_per_lgr = 1;
 
 /**
  * struct smc_tunable - one tunable
@@ -75,6 +82,7 @@ enum {
 	SMC_TUNABLE_WMEM,
 	SMC_TUNABLE_MAX_LINKS_PER_NETNS,
 	SMC_TUNABLE_TCP_KEEPIDLE_MIN,
+	SMC_TUNABLE_MAX_LINKS_PER_LGR,
 	SMC_TUNABLES_NR
 };
 
@@ -100,6 +108,9 @@ static struct smc_tunable smc_tunables[SMC_TUNABLES_NR] = {
 	[SMC_TUNABLE_TCP_KEEPIDLE_MIN] = {
 		"tcp_keepidle_min_s", &smc_tcp_keepidle_min_s, 1,
 		MAX_TCP_KEEPIDLE },
+	[SMC_TUNABLE_MAX_LINKS_PER_LGR] = {
+		"smcr_max_links_per_lgr", &smc_max_links_per_lgr, 1,
+		SMC_LGR_MAX_LINKS },
 };
 
 static int smc_tunable_set(const char *val, const struct kernel_param *kp)
@@ -163,6 +174,10 @@ module_param_cb(tcp_keepidle_min_s, &smc_tunable_ops,
 		&smc_tunables[SMC_TUNABLE_TCP_KEEPIDLE_MIN], 0644);
 MODULE_PARM_DESC(tcp_keepidle_min_s,
 		 "Least TCP_KEEPIDLE of the TCP connection under an SMC-R connection with SO_KEEPALIVE; the application's smaller value still paces the TEST LINK probes, in s (1-32767, default 60)");
+module_param_cb(smcr_max_links_per_lgr, &smc_tunable_ops,
+		&smc_tunables[SMC_TUNABLE_MAX_LINKS_PER_LGR], 0644);
+MODULE_PARM_DESC(smcr_max_links_per_lgr,
+		 "Links smcr offers per link group; the peer's smaller maximum wins; applies to new link groups (1-2, default 1)");
 
 /* before 6.6 an empty entry ends a sysctl table */
 #ifdef register_net_sysctl

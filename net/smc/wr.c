@@ -524,7 +524,7 @@ static void smc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
 		      const struct smc_span *src, u64 remote, u32 rkey)
 {
-	u64 base = smc_buf_elem_dma(elem);
+	u64 base = smc_buf_elem_dma(elem, smc_link_slot(lnk));
 	struct ib_sge sge[2] = {
 		{ .addr = base + src->off[0], .length = src->len[0] },
 		{ .addr = base + src->off[1], .length = src->len[1] },

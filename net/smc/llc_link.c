@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: adding a link to a link group (RFC 7609 2.2, 3.5.1.6, 3.5.5.1),
+ * and choosing the link a new connection uses.
+ *
+ * After the first contact the server adds a link when both sides allow
+ * more than one (smcr_max_links_per_lgr, CONFIRM LINK's max links) and it
+ * has another active RoCE port (smc_ib_find_alt_port()). The exchange, as
+ * a flow of both sides (3.5.5.3: nothing else changes the link group's
+ * configuration meanwhile):
+ *
+ *   server                                   client
+ *   new QP (INIT), buffers mapped on it
+ *   ADD LINK (its GID, MAC, QP, PSN, MTU,   ->
+ *     the new link's number), on the          port that reaches the
+ *     existing link                            server's GID, new QP, RTR
+ *                                      <-   ADD LINK reply (its values), or
+ *                                             a reject: no alternate path
+ *   RTR, RTS; RMBs registered on it
+ *   ADD LINK CONTINUATION: per RMB the   ->
+ *     rkey on the existing link, the rkey
+ *     and address on the new one (A.3.3)
+ *                                      <-   ADD LINK CONTINUATION reply,
+ *                                             the same of the client's RMBs
+ *   (continued while either has RMBs left, two per message)
+ *   CONFIRM LINK, on the new link        ->   RTS, RMBs registered on it
+ *                                      <-   CONFIRM LINK reply, new link
+ *   the link is ACTIVE on both sides; the link group's type follows
+ *
+ * The RMBs named in the continuations are those the peer knows already
+ * (confirmed); one whose CONFIRM RKEY waits behind this flow names the
+ * new link in its own CONFIRM RKEY afterwards (llc_rkey.c). Every buffer
+ * is mapped on the new link before its QP can carry anything, and every
+ * RMB registered on it before its CONFIRM LINK: no write of the peer
+ * finds an rkey that is not valid yet.
+ *
+ * A failure on either side tears the new link down and leaves the link
+ * group as it was: the side that waits in vain gives up after
+ * llc_timeout_ms. A client's own ADD LINK (a hint, 3.5.5.1.2) is ignored:
+ * the server offers a link whenever it can.
+ *
+ * New connections: the server gives each the active link with the fewest
+ * connections; its Accept names that link's QP, which the client looks up
+ * (smc_lgr_find_link()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+
+#include "core.h"
+#include "smcr.h"
+
+/* RMBs whose RTokens a continuation exchange carries at most */
+#define SMC_LLC_ADD_LINK_RKEYS_MAX	255
+
+/**
+ * smc_lgr_active_links() - how many links of a link group are ACTIVE
+ * @lgr: the link group
+ *
+ * Return: the count.
+ */
+u8 smc_lgr_active_links(struct smc_link_group *lgr)
+{
+	u8 n = 0;
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		n += READ_ONCE(lgr->lnk[i].state) == SMC_LNK_ACTIVE;
+	return n;
+}
+
+/**
+ * smc_lgr_pick_link() - the link a new connection of the server uses
+ * @lgr: the link group, counted for the connection
+ *
+ * Context: takes lgr->lock.
+ * Return: the active link with the fewest connections, or NULL if none is
+ * active.
+ */
+struct smc_link *smc_lgr_pick_link(struct smc_link_group *lgr)
+{
+	struct smc_link *best = NULL;
+	int i;
+
+	spin_lock_bh(&lgr->lock);
+	for (i = 0; i < SMC_LGR_LINKS; i++) {
+		struct smc_link *lnk = &lgr->lnk[i];
+
+		if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE)
+			continue;
+		if (!best || lnk->conns < best->conns)
+			best = lnk;
+	}
+	spin_unlock_bh(&lgr->lock);
+	return best;
+}
+
+/**
+ * smc_lgr_find_link() - the active link to the peer's QP @peer_qpn at
+ *	@peer_gid
+ * @lgr: the link group
+ * @peer_gid: the GID the server's Accept names
+ * @peer_qpn: and its QP (QP numbers are per device: links on two devices
+ *	may have the same)
+ *
+ * Return: the link, or NULL.
+ */
+struct smc_link *smc_lgr_find_link(struct smc_link_group *lgr,
+				   const u8 *peer_gid, u32 peer_qpn)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++) {
+		struct smc_link *lnk = &lgr->lnk[i];
+
+		/* the peer's values are set before the link turns ACTIVE */
+		if (smp_load_acquire(&lnk->state) == SMC_LNK_ACTIVE &&
+		    lnk->peer.qpn == peer_qpn &&
+		    !memcmp(lnk->peer.gid, peer_gid, SMC_GID_LEN))
+			return lnk;
+	}
+	return NULL;
+}
+
+/* The active link a flow's messages go on (the existing one) */
+static struct smc_link *smc_llc_ref_link(struct smc_link_group *lgr)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (READ_ONCE(lgr->lnk[i].state) == SMC_LNK_ACTIVE)
+			return &lgr->lnk[i];
+	return NULL;
+}
+
+/* A free link slot, or NULL */
+static struct smc_link *smc_llc_free_slot(struct smc_link_group *lgr)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (!lgr->lnk[i].sdev &&
+		    READ_ONCE(lgr->lnk[i].state) == SMC_LNK_UNUSED)
+			return &lgr->lnk[i];
+	return NULL;
+}
+
+/* Is @link_num the number of a link of @lgr other than @except? */
+static bool smc_llc_link_num_used(struct smc_link_group *lgr, u8 link_num,
+				  const struct smc_link *except)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (&lgr->lnk[i] != except && lgr->lnk[i].sdev &&
+		    lgr->lnk[i].link_id == link_num)
+			return true;
+	return false;
+}
+
+/* The server numbers links: the lowest number no link has (A.3.1) */
+static u8 smc_llc_next_link_num(struct smc_link_group *lgr,
+				const struct smc_link *lnk)
+{
+	u8 n;
+
+	for (n = 1; n < U8_MAX; n++)
+		if (!smc_llc_link_num_used(lgr, n, lnk))
+			break;
+	return n;
+}
+
+static void smc_lgr_set_type(struct smc_link_group *lgr, u8 type)
+{
+	spin_lock_bh(&lgr->lock);
+	lgr->type = type;
+	spin_unlock_bh(&lgr->lock);
+}
+
+/* 2.2.2: the type a link group with @ref and the new @lnk has */
+static u8 smc_llc_new_type(const struct smc_link *ref,
+			   const struct smc_link *lnk)
+{
+	if (ref->sdev == lnk->sdev && ref->port == lnk->port)
+		return SMC_LGR_ASYMMETRIC_LOCAL;
+	if (!memcmp(ref->peer.gid, lnk->peer.gid, SMC_GID_LEN))
+		return SMC_LGR_ASYMMETRIC_PEER;
+	return SMC_LGR_SYMMETRIC;
+}
+
+static void smc_llc_add_link_fill(const struct smc_link *lnk,
+				  struct smc_llc_msg_info *info, bool response)
+{
+	struct smc_llc_add_link_info *al = &info->add_link;
+
+	memset(info, 0, sizeof(*info));
+	info->type = SMC_LLC_ADD_LINK;
+	info->response = response;
+	memcpy(al->mac, lnk->local.mac, SMC_MAC_LEN);
+	memcpy(al->gid, lnk->local.gid, SMC_GID_LEN);
+	al->qpn = lnk->local.qpn;
+	al->link_num = lnk->link_id;
+	al->mtu = lnk->local.mtu;
+	al->psn = lnk->local.psn;
+}
+
+/* The peer's end of the new link, from its ADD LINK; -EPROTO if unusable */
+static int smc_llc_add_link_peer(struct smc_link *lnk,
+				 const struct smc_llc_add_link_info *al)
+{
+	if (al->mtu < IB_MTU_256 || al->mtu > IB_MTU_4096 || !al->qpn)
+		return -EPROTO;
+	memcpy(lnk->peer.gid, al->gid, SMC_GID_LEN);
+	memcpy(lnk->peer.mac, al->mac, SMC_MAC_LEN);
+	lnk->peer.qpn = al->qpn;
+	lnk->peer.psn = al->psn;
+	lnk->peer.mtu = al->mtu;
+	return 0;
+}
+
+/*
+ * Our RMBs the peer knows, for the continuations: NULL-terminated array
+ * (caller frees). Stable: RMBs are freed with the link group only, and
+ * the flow mutex held keeps @confirmed as it is.
+ */
+static struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr,
+					   u8 *n)
+{
+	struct smc_buf **rmbs, *buf;
+	int cls;
+
+	*n = 0;
+	rmbs = kcalloc(SMC_LLC_ADD_LINK_RKEYS_MAX + 1, sizeof(*rmbs),
+		       GFP_KERNEL);
+	if (!rmbs)
+		return NULL;
+	mutex_lock(&lgr->buf_lock);
+	for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
+		list_for_each_entry(buf, &lgr->bufs[true][cls], list) {
+			if (!READ_ONCE(buf->confirmed) ||
+			    *n == SMC_LLC_ADD_LINK_RKEYS_MAX)
+				continue;
+			rmbs[(*n)++] = buf;
+		}
+	mutex_unlock(&lgr->buf_lock);
+	return rmbs;
+}
+
+/* One continuation with the next (up to two) of @rmbs from *@pos */
+static int smc_llc_add_link_cont_send(struct smc_link *ref,
+				      struct smc_link *lnk,
+				      struct smc_buf **rmbs, u8 n, u8 *pos)
+{
+	struct smc_llc_msg_info info = {
+		.type		= SMC_LLC_ADD_LINK_CONT,
+		.response	= !ref->lgr->server,
+	};
+	struct smc_llc_add_link_cont_info *c = &info.add_link_cont;
+	u8 rs = smc_link_slot(ref), ns = smc_link_slot(lnk);
+	int i;
+
+	c->link_num = lnk->link_id;
+	c->num_rkeys = n - *pos;
+	mutex_lock(&ref->lgr->buf_lock);
+	for (i = 0; i < SMC_LLC_ADD_LINK_CONT_PAIRS && *pos < n; i++) {
+		const struct smc_buf *buf = rmbs[(*pos)++];
+
+		c->pairs[i].ref_rkey = buf->map[rs].rkey;
+		c->pairs[i].new_rkey = buf->map[ns].rkey;
+		c->pairs[i].new_vaddr = buf->map[ns].dma;
+	}
+	mutex_unlock(&ref->lgr->buf_lock);
+	return smc_llc_send(ref, &info, true);
+}
+
+/*
+ * The peer's pairs from one continuation; *@left: how many it has still
+ * to send after these. -EPROTO if the count grows or a pair contradicts
+ * the RToken set.
+ */
+static int smc_llc_add_link_cont_take(struct smc_link *ref,
+				      struct smc_link *lnk,
+				      const struct smc_llc_add_link_cont_info *c,
+				      int *left)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	u8 k = min_t(u8, c->num_rkeys, SMC_LLC_ADD_LINK_CONT_PAIRS);
+	int i, rc = 0;
+
+	if (c->link_num != lnk->link_id ||
+	    (*left >= 0 && c->num_rkeys > *left))
+		return -EPROTO;
+	spin_lock_bh(&lgr->rtok_lock);
+	for (i = 0; i < k && !rc; i++) {
+		struct smc_rtoken_spec rt = {
+			.slot	= smc_link_slot(lnk),
+			.rkey	= c->pairs[i].new_rkey,
+			.vaddr	= c->pairs[i].new_vaddr,
+		};
+
+		rc = smc_rtoken_add_link(lgr->rtok, smc_link_slot(ref),
+					 c->pairs[i].ref_rkey, &rt);
+		if (rc == -ENOENT)	/* an RMB none of ours writes into */
+			rc = 0;
+	}
+	spin_unlock_bh(&lgr->rtok_lock);
+	*left = c->num_rkeys - k;
+	return rc < 0 ? -EPROTO : 0;
+}
+
+/*
+ * Server: the continuations of both sides, in rounds (A.3.3) - ours, then
+ * the client's reply - while either side has RMBs left.
+ */
+static int smc_llc_add_link_rkeys_server(struct smc_link *ref,
+					 struct smc_link *lnk)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	struct smc_llc_waiter w = {
+		.type = SMC_LLC_ADD_LINK_CONT, .response = true,
+	};
+	int rc = 0, left = -1;
+	struct smc_buf **rmbs;
+	u8 n, pos = 0;
+
+	rmbs = smc_llc_known_rmbs(lgr, &n);
+	if (!rmbs)
+		return -ENOMEM;
+	do {
+		rc = smc_llc_expect(lgr, &w);
+		if (rc)
+			break;
+		rc = smc_llc_add_link_cont_send(ref, lnk, rmbs, n, &pos);
+		if (rc) {
+			smc_llc_cancel(lgr, &w);
+			break;
+		}
+		rc = smc_llc_wait(ref, &w, NULL, NULL);
+		if (!rc)
+			rc = smc_llc_add_link_cont_take(ref, lnk,
+							&w.info.add_link_cont,
+							&left);
+	} while (!rc && (pos < n || left > 0));
+	kfree(rmbs);
+	return rc;
+}
+
+/*
+ * Client: the same rounds from the other end, @w registered for the
+ * server's first continuation. Each reply goes out with the wait for what
+ * comes next registered: another continuation, or at the end the
+ * server's CONFIRM LINK on the new link (@w then waits for it).
+ */
+static int smc_llc_add_link_rkeys_client(struct smc_link *ref,
+					 struct smc_link *lnk,
+					 struct smc_llc_waiter *w)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	int rc = 0, left = -1;
+	struct smc_buf **rmbs;
+	u8 n, pos = 0;
+	bool more;
+
+	rmbs = smc_llc_known_rmbs(lgr, &n);
+	if (!rmbs) {
+		smc_llc_cancel(lgr, w);
+		return -ENOMEM;
+	}
+	do {
+		rc = smc_llc_wait(ref, w, NULL, NULL);
+		if (!rc)
+			rc = smc_llc_add_link_cont_take(ref, lnk,
+							&w->info.add_link_cont,
+							&left);
+		if (rc)
+			break;
+		more = n - pos > SMC_LLC_ADD_LINK_CONT_PAIRS || left > 0;
+		w->type = more ? SMC_LLC_ADD_LINK_CONT : SMC_LLC_CONFIRM_LINK;
+		rc = smc_llc_expect(lgr, w);
+		if (rc)
+			break;
+		rc = smc_llc_add_link_cont_send(ref, lnk, rmbs, n, &pos);
+		if (rc)
+			smc_llc_cancel(lgr, w);
+	} while (!rc && more);
+	kfree(rmbs);
+	return rc;
+}
+
+/* Forget a new link that did not make it; the link group goes on */
+static void smc_llc_add_link_undo(struct smc_link *lnk)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+
+	smc_link_teardown(lnk);
+	spin_lock_bh(&lgr->rtok_lock);
+	smc_rtoken_clear_slot(lgr->rtok, smc_link_slot(lnk));
+	spin_unlock_bh(&lgr->rtok_lock);
+}
+
+/* The new link is ACTIVE; the link group's type says how it is made up */
+static int smc_llc_add_link_done(struct smc_link *ref, struct smc_link *lnk)
+{
+	int rc = smc_llc_link_activate(lnk);
+
+	if (rc)
+		return rc;
+	smc_lgr_set_type(lnk->lgr, smc_llc_new_type(ref, lnk));
+	pr_info("link group %u (%s): link %u added on %s port %u (%pI6)\n",
+		lnk->lgr->id, lnk->lgr->server ? "server" : "client",
+		lnk->link_id, dev_name(&lnk->sdev->ibdev->dev), lnk->port,
+		lnk->local.gid);
+	return 0;
+}
+
+/* Server: CONFIRM LINK on the new link and its reply (3.5.1.6.1) */
+static int smc_llc_add_link_confirm_server(struct smc_link *lnk)
+{
+	struct smc_llc_waiter w = {
+		.type = SMC_LLC_CONFIRM_LINK, .response = true,
+	};
+	struct smc_llc_msg_info req;
+	int rc;
+
+	rc = smc_llc_expect(lnk->lgr, &w);
+	if (rc)
+		return rc;
+	smc_llc_confirm_link_fill(lnk, &req, false);
+	rc = smc_llc_send(lnk, &req, true);
+	if (rc) {
+		smc_llc_cancel(lnk->lgr, &w);
+		return rc;
+	}
+	rc = smc_llc_wait(lnk, &w, NULL, NULL);
+	if (rc)
+		return rc;
+	if (w.info.confirm_link.link_num != lnk->link_id)
+		return -EPROTO;
+	return smc_llc_confirm_link_check(lnk, &w.info.confirm_link);
+}
+
+/* Server: the ADD LINK flow for a new link on @pick's port */
+static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
+				   const struct smc_ib_pick *pick)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	struct smc_llc_waiter w = {
+		.type = SMC_LLC_ADD_LINK, .response = true,
+	};
+	struct smc_llc_msg_info req;
+	int rc;
+
+	lnk->link_id = smc_llc_next_link_num(lgr, lnk);
+	rc = smc_link_init(lnk, pick);
+	if (rc)
+		return rc;
+	rc = smc_buf_link_map(lnk);
+	if (rc)
+		goto undo;
+	rc = smc_llc_expect(lgr, &w);
+	if (rc)
+		goto undo;
+	smc_llc_add_link_fill(lnk, &req, false);
+	rc = smc_llc_send(ref, &req, true);
+	if (rc) {
+		smc_llc_cancel(lgr, &w);
+		goto undo;
+	}
+	rc = smc_llc_wait(ref, &w, NULL, NULL);
+	if (rc)
+		goto undo;
+	if (w.info.add_link.reject) {
+		pr_info("link group %u: the client rejected link %u (reason %u)\n",
+			lgr->id, lnk->link_id, w.info.add_link.reject_rsn);
+		rc = -ENOLINK;
+		goto undo;
+	}
+	rc = -EPROTO;
+	if (w.info.add_link.link_num != lnk->link_id ||
+	    smc_llc_add_link_peer(lnk, &w.info.add_link))
+		goto undo;
+	rc = smc_link_rtr(lnk);
+	if (!rc)
+		rc = smc_link_rts(lnk);
+	if (!rc)
+		rc = smc_buf_link_register(lnk);
+	if (!rc)
+		rc = smc_llc_add_link_rkeys_server(ref, lnk);
+	if (!rc)
+		rc = smc_llc_add_link_confirm_server(lnk);
+	if (!rc)
+		rc = smc_llc_add_link_done(ref, lnk);
+	if (!rc)
+		return 0;
+undo:
+	smc_llc_add_link_undo(lnk);
+	return rc;
+}
+
+/**
+ * smc_llc_add_link_work() - the server adds a link to its link group
+ * @work: lgr->add_link_work
+ *
+ * Runs the ADD LINK flow if the link group may have another link and we
+ * have another active RoCE port; else, or if it fails, the link group
+ * goes on as it is.
+ */
+void smc_llc_add_link_work(struct work_struct *work)
+{
+	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
+						  add_link_work);
+	struct smc_link *ref, *lnk;
+	struct smc_ib_pick pick;
+	int rc;
+
+	smc_llc_flow_start(lgr, SMC_LLC_FLOW_ADD_LINK);
+	ref = smc_llc_ref_link(lgr);
+	lnk = smc_llc_free_slot(lgr);
+	if (!ref || !lnk || READ_ONCE(lgr->terminating) ||
+	    smc_lgr_active_links(lgr) >= lgr->max_links)
+		goto out;
+	rc = smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
+				  ref->roce_v2, NULL, &pick);
+	if (rc)
+		goto out;	/* one port: the link group stays single */
+	rc = smc_llc_add_link_server(ref, lnk, &pick);
+	if (rc)
+		pr_info("link group %u: no second link: %d\n", lgr->id, rc);
+out:
+	smc_llc_flow_end(lgr);
+}
+
+/**
+ * smc_llc_add_link_queue() - let the server try to add a link
+ * @lgr: a link group whose first contact is done, of the server
+ *
+ * Context: any.
+ */
+void smc_llc_add_link_queue(struct smc_link_group *lgr)
+{
+	spin_lock_bh(&lgr->lock);
+	/* the teardown cancels it after it set @terminating */
+	if (!lgr->terminating && lgr->max_links > 1)
+		queue_work(smc_lgr_wq, &lgr->add_link_work);
+	spin_unlock_bh(&lgr->lock);
+}
+
+/* Client: the server's CONFIRM LINK on the new link, RTS, our reply */
+static int smc_llc_add_link_confirm_client(struct smc_link *lnk,
+					   struct smc_llc_waiter *w)
+{
+	struct smc_llc_msg_info resp;
+	int rc;
+
+	rc = smc_llc_wait(lnk, w, NULL, NULL);
+	if (rc)
+		return rc;
+	if (w->info.confirm_link.link_num != lnk->link_id)
+		return -EPROTO;
+	rc = smc_llc_confirm_link_check(lnk, &w->info.confirm_link);
+	if (!rc)
+		rc = smc_link_rts(lnk);
+	if (!rc)
+		rc = smc_buf_link_register(lnk);
+	if (rc)
+		return rc;
+	smc_llc_confirm_link_fill(lnk, &resp, true);
+	return smc_llc_send(lnk, &resp, true);
+}
+
+/* Client: our part of the server's ADD LINK flow; 0 or why not */
+static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
+				 const struct smc_llc_add_link_info *al,
+				 u8 *rsn)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	struct smc_llc_waiter w = {
+		.type = SMC_LLC_ADD_LINK_CONT, .response = false,
+	};
+	struct smc_llc_msg_info resp;
+	struct smc_ib_pick pick;
+	int rc;
+
+	*rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
+	if (smc_lgr_active_links(lgr) >= lgr->max_links || !al->link_num ||
+	    smc_llc_link_num_used(lgr, al->link_num, NULL))
+		return -EBUSY;
+	if (al->mtu < IB_MTU_256 || al->mtu > IB_MTU_4096) {
+		*rsn = SMC_LLC_REJ_RSN_INVALID_MTU;
+		return -EPROTO;
+	}
+	rc = smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
+				  ref->roce_v2, al->gid, &pick);
+	if (rc)
+		return rc;
+	lnk->link_id = al->link_num;
+	rc = smc_link_init(lnk, &pick);
+	if (rc)
+		return rc;
+	rc = smc_buf_link_map(lnk);
+	if (!rc)
+		rc = smc_llc_add_link_peer(lnk, al);
+	if (!rc)
+		rc = smc_link_rtr(lnk);
+	if (!rc)
+		rc = smc_llc_expect(lgr, &w);
+	if (rc)
+		goto undo;
+	smc_llc_add_link_fill(lnk, &resp, true);
+	rc = smc_llc_send(ref, &resp, true);
+	if (rc) {
+		smc_llc_cancel(lgr, &w);
+		goto undo;
+	}
+	*rsn = 0;	/* accepted: from here a failure is a timeout there */
+	rc = smc_llc_add_link_rkeys_client(ref, lnk, &w);
+	if (!rc)
+		rc = smc_llc_add_link_confirm_client(lnk, &w);
+	if (!rc)
+		rc = smc_llc_add_link_done(ref, lnk);
+	if (!rc)
+		return 0;
+undo:
+	smc_llc_add_link_undo(lnk);
+	return rc;
+}
+
+/**
+ * smc_llc_add_link_client() - the server's ADD LINK request
+ * @lnk: the link it came on
+ * @req: the request
+ *
+ * Joins the server's flow with a port of ours that reaches the server's
+ * new GID, or rejects it.
+ *
+ * Context: the LLC work; sleeps.
+ */
+void smc_llc_add_link_client(struct smc_link *lnk,
+			     const struct smc_llc_msg_info *req)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_llc_msg_info resp;
+	struct smc_link *ref, *new;
+	u8 rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
+	int rc = -ENOLINK;
+
+	smc_llc_flow_start(lgr, SMC_LLC_FLOW_ADD_LINK);
+	ref = READ_ONCE(lnk->state) == SMC_LNK_ACTIVE ? lnk : NULL;
+	new = smc_llc_free_slot(lgr);
+	if (ref && new)
+		rc = smc_llc_add_link_join(ref, new, &req->add_link, &rsn);
+	smc_llc_flow_end(lgr);
+	if (!rc || !rsn) {
+		if (rc)
+			pr_info("link group %u: link %u not added: %d\n",
+				lgr->id, req->add_link.link_num, rc);
+		return;
+	}
+	resp = *req;
+	resp.response = true;
+	resp.add_link.reject = true;
+	resp.add_link.reject_rsn = rsn;
+	smc_llc_send(lnk, &resp, false);
+}
