@@ -1123,8 +1123,8 @@ static void llc_check_sender_table(struct kunit *test)
  * progress: nothing collides (no cell is named by RFC 7609 3.5.5.3),
  * every request is handled, TEST LINK is answered and DELETE LINK of all
  * links ends the link group. Our RKey exchange: the cells of 3.5.5.3.3.
- * Adding a link: the cells of 3.5.5.3.1, the others smcr's (queue).
- * Flows that smcr does not run have no row yet.
+ * Adding a link: the cells of 3.5.5.3.1, deleting one: those of
+ * 3.5.5.3.2; the others smcr's (mostly queue). Every flow has a row.
  */
 static void llc_collision_table(struct kunit *test)
 {
@@ -1137,6 +1137,18 @@ static void llc_collision_table(struct kunit *test)
 		[SMC_LLC_EV_DEL_LINK_CLNT_ALL] = { SMC_LLC_ACT_TERMINATE, true },
 		[SMC_LLC_EV_DEL_LINK_SERV_ONE] = { SMC_LLC_ACT_QUEUE, false },
 		[SMC_LLC_EV_DEL_LINK_SERV_ALL] = { SMC_LLC_ACT_TERMINATE, false },
+		[SMC_LLC_EV_CONFIRM_RKEY] = { SMC_LLC_ACT_REJECT, true },
+		[SMC_LLC_EV_DELETE_RKEY] = { SMC_LLC_ACT_QUEUE, false },
+	};
+	static const struct smc_llc_collision del_row[SMC_LLC_EV_CNT] = {
+		[SMC_LLC_EV_TEST_LINK]	= { SMC_LLC_ACT_REPLY, true },
+		[SMC_LLC_EV_CONFIRM_LINK] = { SMC_LLC_ACT_QUEUE, false },
+		[SMC_LLC_EV_ADD_LINK_CLNT] = { SMC_LLC_ACT_QUEUE, true },
+		[SMC_LLC_EV_ADD_LINK_SERV] = { SMC_LLC_ACT_QUEUE, false },
+		[SMC_LLC_EV_DEL_LINK_CLNT_ONE] = { SMC_LLC_ACT_QUEUE, true },
+		[SMC_LLC_EV_DEL_LINK_CLNT_ALL] = { SMC_LLC_ACT_TERMINATE, true },
+		[SMC_LLC_EV_DEL_LINK_SERV_ONE] = { SMC_LLC_ACT_QUEUE, false },
+		[SMC_LLC_EV_DEL_LINK_SERV_ALL] = { SMC_LLC_ACT_TERMINATE, true },
 		[SMC_LLC_EV_CONFIRM_RKEY] = { SMC_LLC_ACT_REJECT, true },
 		[SMC_LLC_EV_DELETE_RKEY] = { SMC_LLC_ACT_QUEUE, false },
 	};
@@ -1180,7 +1192,13 @@ static void llc_collision_table(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, c->action, add_row[e].action,
 				    "event %u", e);
 	}
-	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(SMC_LLC_FLOW_DEL_LINK, 0));
+	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
+		c = smc_llc_collision_lookup(SMC_LLC_FLOW_DEL_LINK, e);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_EXPECT_EQ_MSG(test, c->rfc, del_row[e].rfc, "event %u", e);
+		KUNIT_EXPECT_EQ_MSG(test, c->action, del_row[e].action,
+				    "event %u", e);
+	}
 	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(SMC_LLC_FLOW_CNT, 0));
 	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(0, SMC_LLC_EV_CNT));
 	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(-1, 0));

@@ -344,13 +344,14 @@ void smc_close_rmbe_conflict(struct smc_sock *smc)
 	struct smc_link_group *lgr = conn->lgr;
 	struct smc_sock *other;
 	unsigned long token;
+	int rtok;
 	u64 lo, hi;
-	u32 rkey;
 	u16 act;
 
+	/* the peer's RMB is its entry in the RToken set: on every link */
 	spin_lock_bh(&conn->lock);
-	rkey = conn->peer_rkey;
-	lo = conn->peer_addr;
+	rtok = conn->peer_rtok;
+	lo = conn->peer_off;
 	hi = lo + conn->tx_ring.size;
 	spin_unlock_bh(&conn->lock);
 	xa_lock_bh(&lgr->conns_xa);
@@ -362,8 +363,8 @@ void smc_close_rmbe_conflict(struct smc_sock *smc)
 			continue;
 		spin_lock(&oc->lock);
 		/* an overlap is a conflict too: the peer's sizes are its word */
-		hit = oc->tx_ring.size && oc->peer_rkey == rkey &&
-		      oc->peer_addr < hi && lo < oc->peer_addr + oc->tx_ring.size;
+		hit = oc->tx_ring.size && oc->peer_rtok == rtok &&
+		      oc->peer_off < hi && lo < oc->peer_off + oc->tx_ring.size;
 		act = hit ? smc_close_feed_later(oc, SMC_CLOSE_EV_RDMA_LOST) : 0;
 		spin_unlock(&oc->lock);
 		if (!hit)

@@ -303,7 +303,8 @@ int smc_conn_peer(struct smc_sock *smc,
 	spin_lock_bh(&conn->lock);
 	conn->peer_token = peer->rmbe_alert_token;
 	conn->peer_rkey = peer->rmb_rkey;
-	conn->peer_addr = peer->rmb_vaddr + (u64)(peer->rmbe_idx - 1) * size;
+	conn->peer_off = (u64)(peer->rmbe_idx - 1) * size;
+	conn->peer_addr = peer->rmb_vaddr + conn->peer_off;
 	smc_conn_tx_format(conn, size);
 	spin_unlock_bh(&conn->lock);
 	smc_close_rmbe_conflict(smc);

@@ -308,6 +308,7 @@ static void smc_lgr_free_work(struct work_struct *work)
 	 * but this work touches a link slot
 	 */
 	cancel_work_sync(&lgr->add_link_work);
+	cancel_work_sync(&lgr->del_link_work);
 	spin_lock_bh(&lgr->llc_rx_lock);
 	lgr->llc_stopped = true;
 	spin_unlock_bh(&lgr->llc_rx_lock);
@@ -352,7 +353,9 @@ static void smc_lgr_link_down_work(struct work_struct *work)
 	/* a link being added that failed: its flow takes it away */
 	if (!lnk->confirmed && smc_lgr_active_links(lnk->lgr))
 		return;
-	/* connections use it: the link group cannot go on (no failover) */
+	/* the link group goes on over its other links without this one */
+	if (lnk->confirmed && smc_llc_del_link_queue(lnk->lgr))
+		return;
 	smc_lgr_terminate(lnk->lgr, false, "link down");
 }
 
@@ -399,6 +402,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	INIT_DELAYED_WORK(&lgr->linger, smc_lgr_linger_expired);
 	INIT_WORK(&lgr->free_work, smc_lgr_free_work);
 	INIT_WORK(&lgr->add_link_work, smc_llc_add_link_work);
+	INIT_WORK(&lgr->del_link_work, smc_llc_del_link_work);
 	lgr->max_links = READ_ONCE(smc_max_links_per_lgr);
 	smc_buf_init(lgr);
 	xa_init_flags(&lgr->conns_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
@@ -715,6 +719,24 @@ static bool smc_lgr_on_dev(struct smc_link_group *lgr, const void *sdev)
 	return false;
 }
 
+/* Has @lgr an active link on another device than @sdev? */
+static bool smc_lgr_off_dev(struct smc_link_group *lgr, const void *sdev)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (lgr->lnk[i].sdev != sdev &&
+		    READ_ONCE(lgr->lnk[i].state) == SMC_LNK_ACTIVE)
+			return true;
+	return false;
+}
+
+/* A link group that cannot go on without @sdev */
+static bool smc_lgr_only_dev(struct smc_link_group *lgr, const void *sdev)
+{
+	return smc_lgr_on_dev(lgr, sdev) && !smc_lgr_off_dev(lgr, sdev);
+}
+
 /**
  * smc_lgr_terminate_dev() - end every link group with a link on a device
  * @sdev: a device being removed
@@ -724,7 +746,41 @@ static bool smc_lgr_on_dev(struct smc_link_group *lgr, const void *sdev)
  */
 void smc_lgr_terminate_dev(struct smc_ib_device *sdev)
 {
-	smc_lgr_terminate_if(smc_lgr_on_dev, sdev, true, "RoCE device removed");
+	struct smc_link_group *lgr;
+	int i;
+
+	/* link groups with a link elsewhere lose only their links on it */
+	mutex_lock(&smc_lgr_mutex);
+	list_for_each_entry(lgr, &smc_lgr_list, list) {
+		if (!smc_lgr_on_dev(lgr, sdev) || !smc_lgr_off_dev(lgr, sdev))
+			continue;
+		for (i = 0; i < SMC_LGR_LINKS; i++) {
+			struct smc_link *lnk = &lgr->lnk[i];
+
+			if (lnk->sdev != sdev)
+				continue;
+			lnk->del_orderly = true;
+			smc_link_down(lnk);
+		}
+	}
+	mutex_unlock(&smc_lgr_mutex);
+	smc_lgr_terminate_if(smc_lgr_only_dev, sdev, true,
+			     "RoCE device removed");
+}
+
+/**
+ * smc_lgr_dev_added() - a RoCE device came: link groups may get a link
+ *	on it
+ */
+void smc_lgr_dev_added(void)
+{
+	struct smc_link_group *lgr;
+
+	mutex_lock(&smc_lgr_mutex);
+	list_for_each_entry(lgr, &smc_lgr_list, list)
+		if (!READ_ONCE(lgr->pending))
+			smc_llc_links_wanted(lgr);
+	mutex_unlock(&smc_lgr_mutex);
 }
 
 static bool smc_lgr_in_net(struct smc_link_group *lgr, const void *net)

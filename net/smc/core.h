@@ -263,6 +263,8 @@ enum smc_link_state {
  * @reg_status: status of the last registration; under lgr->buf_lock
  * @conns: connections using the link (conn->lnk); under lgr->lock
  * @confirmed: CONFIRM LINK completed once: the link has been ACTIVE
+ * @del_orderly: the link is taken down on purpose (its device goes): its
+ *	DELETE LINK is orderly
  */
 struct smc_link {
 	struct smc_link_group	*lgr;
@@ -297,6 +299,7 @@ struct smc_link {
 	int			reg_status;
 	u32			conns;
 	bool			confirmed;
+	bool			del_orderly;
 };
 
 /* Link group types (RFC 7609 2.2.2); the numbers are Linux's (netlink) */
@@ -392,6 +395,8 @@ struct smc_lgr_key {
  * @type: enum smc_lgr_type; under @lock
  * @add_link_work: the server's ADD LINK flow (llc_link.c); queued only
  *	while the link group is not terminating, cancelled by its teardown
+ * @del_link_work: deletes the links that went down (llc_del_link.c); as
+ *	@add_link_work
  * @linger: deletes the link group when it stayed unused for lgr_linger_ms
  * @free_work: tears the links down once the link group is terminated
  * @lnk: link slots
@@ -440,6 +445,7 @@ struct smc_link_group {
 	u8			max_links;
 	u8			type;
 	struct work_struct	add_link_work;
+	struct work_struct	del_link_work;
 
 	struct delayed_work	linger;
 	struct work_struct	free_work;
@@ -477,7 +483,8 @@ struct smc_link_group {
  *	smc_conn_peer() to smc_conn_end(); -1 before
  * @stats_buf: @rmbe and @sndbuf count in the buffer statistics (from
  *	smc_conn_activate() to smc_conn_end())
- * @peer_addr: address of the peer's RMBE (RMB vaddr + element offset)
+ * @peer_addr: address of the peer's RMBE on @lnk (RMB vaddr + @peer_off)
+ * @peer_off: offset of the peer's RMBE in its RMB
  * @lock: protects the cursors and flags below; taken by the CDC receive
  *	path, so everything else holds it only briefly (spin_lock_bh)
  * @rx_prod: the peer's producer cursor in @rmbe (from its CDC)
@@ -545,6 +552,7 @@ struct smc_conn {
 	u32			peer_rkey;
 	int			peer_rtok;
 	u64			peer_addr;
+	u64			peer_off;
 	bool			stats_buf;
 
 	spinlock_t		lock;	/* see above */
@@ -644,6 +652,7 @@ void smc_lgr_conn_put(struct smc_link_group *lgr);
 void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 		       const char *why);
 void smc_lgr_terminate_dev(struct smc_ib_device *sdev);
+void smc_lgr_dev_added(void);
 void smc_lgr_retire(struct smc_link_group *lgr);
 int smc_lgr_init(void);
 void smc_lgr_exit(void);
@@ -779,6 +788,14 @@ struct smc_link *smc_lgr_pick_link(struct smc_link_group *lgr);
 struct smc_link *smc_lgr_find_link(struct smc_link_group *lgr,
 				   const u8 *peer_gid, u32 peer_qpn);
 u8 smc_lgr_active_links(struct smc_link_group *lgr);
+struct smc_link *smc_llc_ref_link(struct smc_link_group *lgr);
+
+/* llc_del_link.c */
+void smc_llc_del_link_work(struct work_struct *work);
+bool smc_llc_del_link_queue(struct smc_link_group *lgr);
+void smc_llc_del_link_rx(struct smc_link *lnk,
+			 const struct smc_llc_msg_info *req);
+void smc_llc_links_wanted(struct smc_link_group *lgr);
 
 /* keepalive.c */
 void smc_keepalive_init(struct smc_conn *conn);

@@ -131,6 +131,7 @@ static int smc_ib_add(struct ib_device *ibdev)
 	smc_ib_gen++;
 	mutex_unlock(&smc_ib_lock);
 	pr_info("RoCE device %s added\n", dev_name(&ibdev->dev));
+	smc_lgr_dev_added();
 	return 0;
 }
 

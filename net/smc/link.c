@@ -169,6 +169,7 @@ int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick)
 	get_random_bytes(lnk->uid, sizeof(lnk->uid));
 	lnk->last_rx = jiffies;
 	lnk->confirmed = false;
+	lnk->del_orderly = false;
 	INIT_DELAYED_WORK(&lnk->keepalive, smc_llc_keepalive);
 
 	lnk->pd = ib_alloc_pd(lnk->sdev->ibdev, 0);
@@ -306,9 +307,9 @@ int smc_link_rts(struct smc_link *lnk)
  *
  * Context: any (completion handlers, QP events); does not sleep and takes
  * no lock: the state changes by cmpxchg, so a concurrent ACTIVATING ->
- * ACTIVE (also by cmpxchg) cannot overwrite it. With a
- * single link per link group, losing it ends the link group; the work
- * does that in process context.
+ * ACTIVE (also by cmpxchg) cannot overwrite it. The work, in process
+ * context, deletes the link if the link group has another active one
+ * (llc_del_link.c), else ends the link group.
  */
 void smc_link_down(struct smc_link *lnk)
 {

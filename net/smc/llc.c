@@ -21,8 +21,9 @@
  * link group's end (DELETE LINK all). A CONFIRM RKEY CONTINUATION is
  * dropped: smcr takes no CONFIRM RKEY that announces one (at most three
  * links). A client's ADD LINK is no request but a hint that gets no reply
- * (3.5.5.1.2): the server ignores it, as it offers a link whenever it can.
- * DELETE LINK of one link ends the link group: there is no failover yet.
+ * (3.5.5.1.2): the server tries to add a link if it may have another.
+ * DELETE LINK of one link deletes it (llc_del_link.c), or ends the link
+ * group if it was the only one.
  *
  * Keepalive (4.5.3): when nothing arrived on an active link for
  * keepalive_ms, a TEST LINK request goes out; without its reply within
@@ -200,15 +201,20 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 /*
  * 3.5.5.1.2: a client's ADD LINK request tells the server that the client
  * has a new RNIC; the server answers with an ADD LINK exchange of its own
- * or not at all, and the client waits for no reply. smcr's server offers
- * a link whenever it has a port for one (llc_link.c), so the hint adds
- * nothing: logged, nothing sent.
+ * or not at all, and the client waits for no reply. With the negotiated
+ * maximum of links in use the server "must ignore" it.
  */
 static void smc_llc_add_link_hint(struct smc_link *lnk,
 				  const struct smc_llc_msg_info *req)
 {
-	pr_info_ratelimited("link group %u: the client's ADD LINK (GID %pI6) ignored\n",
-			    lnk->lgr->id, req->add_link.gid);
+	struct smc_link_group *lgr = lnk->lgr;
+
+	if (smc_lgr_active_links(lgr) < lgr->max_links) {
+		smc_llc_add_link_queue(lgr);
+		return;
+	}
+	pr_info_ratelimited("link group %u: the client's ADD LINK (GID %pI6) ignored: it has its links\n",
+			    lgr->id, req->add_link.gid);
 }
 
 static bool smc_llc_has_link(struct smc_link_group *lgr, u8 link_num)
@@ -221,6 +227,18 @@ static bool smc_llc_has_link(struct smc_link_group *lgr, u8 link_num)
 	return false;
 }
 
+/* Has @lgr an active link other than number @link_num? */
+static bool smc_llc_other_active(struct smc_link_group *lgr, u8 link_num)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (READ_ONCE(lgr->lnk[i].state) == SMC_LNK_ACTIVE &&
+		    lgr->lnk[i].link_id != link_num)
+			return true;
+	return false;
+}
+
 static void smc_llc_delete_link(struct smc_link *lnk,
 				const struct smc_llc_msg_info *req)
 {
@@ -228,12 +246,23 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 
 	if (!req->delete_link.all &&
 	    !smc_llc_has_link(lnk->lgr, req->delete_link.link_num)) {
-		pr_info_ratelimited("link group %u: DELETE LINK of link %u, which it does not have: ignored\n",
-				    lnk->lgr->id, req->delete_link.link_num);
+		pr_info_ratelimited("link group %u: DELETE LINK of link %u, which it does not have%s\n",
+				    lnk->lgr->id, req->delete_link.link_num,
+				    lnk->lgr->server ? ": ignored" : "");
+		/* a client that deleted it already: the server waits */
+		if (!lnk->lgr->server) {
+			resp.response = true;
+			smc_llc_send(lnk, &resp, false);
+		}
+		return;
+	}
+	if (!req->delete_link.all &&
+	    smc_llc_other_active(lnk->lgr, req->delete_link.link_num)) {
+		smc_llc_del_link_rx(lnk, req);	/* the others go on */
 		return;
 	}
 	if (!req->delete_link.all) {
-		/* one link: without failover, reply, then end it all */
+		/* our only link: reply, then end it all */
 		resp.response = true;
 		smc_llc_send(lnk, &resp, false);
 	}

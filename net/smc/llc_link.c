@@ -122,8 +122,14 @@ struct smc_link *smc_lgr_find_link(struct smc_link_group *lgr,
 	return NULL;
 }
 
-/* The active link a flow's messages go on (the existing one) */
-static struct smc_link *smc_llc_ref_link(struct smc_link_group *lgr)
+/**
+ * smc_llc_ref_link() - an active link of a link group, for a flow's
+ *	messages
+ * @lgr: the link group
+ *
+ * Return: the first active link, or NULL.
+ */
+struct smc_link *smc_llc_ref_link(struct smc_link_group *lgr)
 {
 	int i;
 
@@ -300,12 +306,13 @@ static int smc_llc_add_link_cont_take(struct smc_link *ref,
 
 		rc = smc_rtoken_add_link(lgr->rtok, smc_link_slot(ref),
 					 c->pairs[i].ref_rkey, &rt);
-		if (rc == -ENOENT)	/* an RMB none of ours writes into */
+		/* -ENOENT: an RMB we never learnt; none of ours writes to it */
+		if (rc >= 0 || rc == -ENOENT)
 			rc = 0;
 	}
 	spin_unlock_bh(&lgr->rtok_lock);
 	*left = c->num_rkeys - k;
-	return rc < 0 ? -EPROTO : 0;
+	return rc ? -EPROTO : 0;
 }
 
 /*

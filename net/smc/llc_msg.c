@@ -169,7 +169,10 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
  * the LLC work, so the server's requests wait behind it anyway; the
  * cells for them say so.
  *
- * The row of 3.5.5.3.2 comes with the flow that deletes one link.
+ * SMC_LLC_FLOW_DEL_LINK, deleting one link (3.5.5.3.2): the client's ADD
+ * LINK and DELETE LINK of one link wait, DELETE LINK of the link group
+ * ends it at once, a CONFIRM RKEY is refused with C. The others are
+ * smcr's choice, as for adding a link.
  */
 static const struct smc_llc_collision
 smc_llc_collisions[][SMC_LLC_EV_CNT] = {
@@ -194,6 +197,18 @@ smc_llc_collisions[][SMC_LLC_EV_CNT] = {
 		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
 		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= OWN(QUEUE),
 		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= OWN(TERMINATE),
+		[SMC_LLC_EV_CONFIRM_RKEY]	= RFC(REJECT),
+		[SMC_LLC_EV_DELETE_RKEY]	= OWN(QUEUE),
+	},
+	[SMC_LLC_FLOW_DEL_LINK] = {
+		[SMC_LLC_EV_TEST_LINK]		= RFC(REPLY),
+		[SMC_LLC_EV_CONFIRM_LINK]	= OWN(QUEUE),
+		[SMC_LLC_EV_ADD_LINK_CLNT]	= RFC(QUEUE),
+		[SMC_LLC_EV_ADD_LINK_SERV]	= OWN(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= RFC(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= OWN(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= RFC(TERMINATE),
 		[SMC_LLC_EV_CONFIRM_RKEY]	= RFC(REJECT),
 		[SMC_LLC_EV_DELETE_RKEY]	= OWN(QUEUE),
 	},
