@@ -84,7 +84,13 @@ static void smc_buf_unmap_one(struct smc_link *lnk, struct smc_buf *buf)
 		ib_dereg_mr(m->mr);
 	m->mr = NULL;
 	m->registered = false;
-	ib_dma_unmap_sg(lnk->sdev->ibdev, &m->sg, 1, smc_buf_dir(buf));
+	/*
+	 * No sync back: the memory stays in use through the other links,
+	 * and a bounce buffer's stale copy must not overwrite what they
+	 * wrote; every CPU access syncs explicitly
+	 */
+	ib_dma_unmap_sg_attrs(lnk->sdev->ibdev, &m->sg, 1, smc_buf_dir(buf),
+			      DMA_ATTR_SKIP_CPU_SYNC);
 	m->mapped = false;
 }
 
@@ -351,25 +357,34 @@ static int smc_buf_register_one(struct smc_link *lnk, struct smc_buf *buf)
 
 /**
  * smc_buf_register() - make an RMB's rkeys valid on the link group's links
- * @lgr: the link group
+ * @lnk: the link the caller's connection uses
  * @buf: an RMB from smc_buf_get()
  *
  * Posts the fast-registration work request once per RMB and link, on
  * every link that registers RMBs (smc_buf_link_register()), and waits for
- * each. Call before the peer may write.
+ * each. Call before the peer may write. A failure on another link than
+ * @lnk is that link's (it is taken down, or is going already), not the
+ * caller's: the RMB then has no RToken there, which CONFIRM RKEY and ADD
+ * LINK CONTINUATION leave out.
  *
  * Context: process; takes lgr->buf_lock.
- * Return: 0, or a negative errno (a link that failed is taken down).
+ * Return: 0, or a negative errno if the registration on @lnk failed (the
+ * link is then taken down).
  */
-int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf)
+int smc_buf_register(struct smc_link *lnk, struct smc_buf *buf)
 {
-	int i, rc;
+	struct smc_link_group *lgr = lnk->lgr;
+	int i, rc = -ENOLINK;
 
 	mutex_lock(&lgr->buf_lock);
-	rc = lgr->bufs_unmapped ? -ENOLINK : 0;
-	for (i = 0; !rc && i < SMC_LGR_LINKS; i++)
-		if (lgr->bufs_reg & BIT(i))
-			rc = smc_buf_register_one(&lgr->lnk[i], buf);
+	for (i = 0; !lgr->bufs_unmapped && i < SMC_LGR_LINKS; i++) {
+		if (!(lgr->bufs_reg & BIT(i)))
+			continue;
+		if (&lgr->lnk[i] == lnk)
+			rc = smc_buf_register_one(lnk, buf);
+		else
+			smc_buf_register_one(&lgr->lnk[i], buf);
+	}
 	mutex_unlock(&lgr->buf_lock);
 	return rc;
 }

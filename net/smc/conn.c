@@ -645,8 +645,11 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	    (info.prod_flags & SMC_CDC_PROD_FAILOVER))
 		goto out;
 	spin_lock_bh(&conn->lock);
-	/* ended meanwhile (smc_conn_end()): the elements may be gone */
+	/* ended meanwhile (smc_conn_end()): the elements may be gone; a
+	 * link still being added carries nothing of other links' connections
+	 */
 	if (!conn->lgr ||
+	    (state == SMC_LNK_ACTIVATING && conn->lnk != lnk) ||
 	    (conn->rx_seq_valid &&
 	     !smc_cdc_seq_after(info.seqno, conn->rx_seq))) {
 		spin_unlock_bh(&conn->lock);

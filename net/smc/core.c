@@ -303,9 +303,10 @@ static void smc_lgr_free_work(struct work_struct *work)
 		smc_lgr_notify_peer(lgr);
 	smc_conn_lgr_gone(lgr);		/* before the device goes */
 	/*
-	 * The flows that set links up end, their waits ending with the link
-	 * group; then no LLC work is queued or runs any more, so nothing
-	 * but this work touches a link slot
+	 * The flows that add and delete links end, their waits ending with
+	 * the link group; then no LLC work is queued or runs any more. Links
+	 * are set up and torn down by those alone (a handshake's RKey flow
+	 * uses a link, which the teardown stops first)
 	 */
 	cancel_work_sync(&lgr->add_link_work);
 	cancel_work_sync(&lgr->del_link_work);
@@ -314,7 +315,7 @@ static void smc_lgr_free_work(struct work_struct *work)
 	spin_unlock_bh(&lgr->llc_rx_lock);
 	flush_workqueue(lgr->llc_wq);
 	for (i = 0; i < SMC_LGR_LINKS; i++)
-		if (smc_link_teardown(&lgr->lnk[i]))
+		if (smc_link_teardown(&lgr->lnk[i]) || lgr->lnk[i].leaked)
 			leak = true;
 	destroy_workqueue(lgr->llc_wq);
 	lgr->llc_wq = NULL;

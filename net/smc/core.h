@@ -265,6 +265,10 @@ enum smc_link_state {
  * @confirmed: CONFIRM LINK completed once: the link has been ACTIVE
  * @del_orderly: the link is taken down on purpose (its device goes): its
  *	DELETE LINK is orderly
+ * @leaked: the teardown could not drain the QP: the slot's buffers and
+ *	mappings stay allocated, the slot is not used again and the link
+ *	group's memory is leaked rather than freed under the device
+ * @sdev: (see above) cleared by the teardown under lgr->lock
  */
 struct smc_link {
 	struct smc_link_group	*lgr;
@@ -300,6 +304,7 @@ struct smc_link {
 	u32			conns;
 	bool			confirmed;
 	bool			del_orderly;
+	bool			leaked;
 };
 
 /* Link group types (RFC 7609 2.2.2); the numbers are Linux's (netlink) */
@@ -383,6 +388,9 @@ struct smc_lgr_key {
  *	collision table
  * @llc_held: @llc_work put a request on @llc_later for after that
  *	exchange (under @lock); its end queues @llc_work again
+ * @llc_link_flows: flows that added or deleted a link, ended (under
+ *	@lock; @wait is woken): an RKey exchange the peer refused with C
+ *	waits for the next one
  * @rtok_lock: protects @rtok (BH: taken by process context only, but
  *	short)
  * @rtok: the peer's RMBs as we may write into them (its RToken set)
@@ -439,6 +447,7 @@ struct smc_link_group {
 	struct mutex		llc_flow_mutex;	/* see above */
 	u8			llc_flow;
 	bool			llc_held;
+	u32			llc_link_flows;
 	spinlock_t		rtok_lock;	/* see above */
 	struct smc_rtoken_table	*rtok;
 	bool			llc_stopped;
@@ -736,7 +745,7 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 		struct smc_buf_elem *out);
 void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e);
 bool smc_buf_abandon(struct smc_link_group *lgr, struct smc_buf_elem *e);
-int smc_buf_register(struct smc_link_group *lgr, struct smc_buf *buf);
+int smc_buf_register(struct smc_link *lnk, struct smc_buf *buf);
 int smc_buf_link_map(struct smc_link *lnk);
 int smc_buf_link_register(struct smc_link *lnk);
 void smc_buf_link_unmap(struct smc_link *lnk, bool unmap);

@@ -333,7 +333,7 @@ static void smc_hs_lgr_key(struct smc_lgr_key *key, const u8 *peer_id,
  */
 static int smc_hs_rmb_ready(struct smc_link *lnk, struct smc_buf *rmb)
 {
-	int rc = smc_buf_register(lnk->lgr, rmb);
+	int rc = smc_buf_register(lnk, rmb);
 
 	if (rc)
 		return rc;
@@ -573,7 +573,7 @@ static u32 smc_hs_server_link(struct smc_link *lnk,
 	if (smc_link_rtr(lnk) || smc_link_rts(lnk))
 		return SMC_CLC_DECL_ERR_RDYLNK;
 	/* the rkey of the Accept becomes valid before the client may write */
-	if (rmb && smc_buf_register(lnk->lgr, rmb))
+	if (rmb && smc_buf_register(lnk, rmb))
 		return SMC_CLC_DECL_ERR_REGBUF;
 	if (rmb)
 		smc_llc_rkey_announced(lnk->lgr, rmb);

@@ -339,11 +339,13 @@ void smc_link_down(struct smc_link *lnk)
  * Return: 0, or -ETIMEDOUT if the device never flushed the WRs: the QP and
  * the CQs are gone, but the buffers, the PD (the RMBs' MRs stay on it) and
  * the link's memory are left allocated, in case the device still touches
- * them, and stay counted against the namespace.
+ * them, and stay counted against the namespace; the slot is marked
+ * @leaked and never used again.
  */
 int smc_link_teardown(struct smc_link *lnk)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct smc_ib_device *sdev;
 	int old, rc = 0;
 
 	if (!lnk->sdev)
@@ -380,8 +382,13 @@ int smc_link_teardown(struct smc_link *lnk)
 		smc_net_link_put(smc_lgr_net(lnk->lgr));
 	}
 	lnk->pd = NULL;
-	smc_ib_put(lnk->sdev);
+	lnk->leaked = rc;
+	/* under lgr->lock: the netlink dump reads the device through it */
+	spin_lock_bh(&lnk->lgr->lock);
+	sdev = lnk->sdev;
 	lnk->sdev = NULL;
+	spin_unlock_bh(&lnk->lgr->lock);
+	smc_ib_put(sdev);
 	WRITE_ONCE(lnk->state, SMC_LNK_UNUSED);
 	return rc;
 }

@@ -390,10 +390,14 @@ void smc_llc_flow_end(struct smc_link_group *lgr)
 	bool held;
 
 	spin_lock_bh(&lgr->lock);
+	if (lgr->llc_flow == SMC_LLC_FLOW_ADD_LINK ||
+	    lgr->llc_flow == SMC_LLC_FLOW_DEL_LINK)
+		lgr->llc_link_flows++;
 	lgr->llc_flow = SMC_LLC_FLOW_NONE;
 	held = lgr->llc_held;
 	lgr->llc_held = false;
 	spin_unlock_bh(&lgr->lock);
+	wake_up_all(&lgr->wait);
 	if (held) {
 		/* first, in the order they came */
 		spin_lock_bh(&lgr->llc_rx_lock);
@@ -412,13 +416,18 @@ void smc_llc_flow_end(struct smc_link_group *lgr)
 void smc_llc_purge(struct smc_link_group *lgr)
 {
 	struct smc_llc_qentry *qe, *tmp;
+	LIST_HEAD(gone);
 
-	list_splice_init(&lgr->llc_later, &lgr->llc_rx);
-	list_for_each_entry_safe(qe, tmp, &lgr->llc_rx, list) {
+	/* a flow of a handshake may still end (and splice) meanwhile */
+	spin_lock_bh(&lgr->llc_rx_lock);
+	list_splice_init(&lgr->llc_later, &gone);
+	list_splice_init(&lgr->llc_rx, &gone);
+	lgr->llc_rx_len = 0;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	list_for_each_entry_safe(qe, tmp, &gone, list) {
 		list_del(&qe->list);
 		kfree(qe);
 	}
-	lgr->llc_rx_len = 0;
 }
 
 /**
@@ -655,7 +664,7 @@ int smc_llc_confirm_link_client(struct smc_link *lnk,
 		return rc;
 	if (conn) {
 		smc_conn_format(conn);
-		rc = smc_buf_register(lnk->lgr, conn->rmbe.buf);
+		rc = smc_buf_register(lnk, conn->rmbe.buf);
 		if (rc)
 			return rc;
 		smc_llc_rkey_announced(lnk->lgr, conn->rmbe.buf);

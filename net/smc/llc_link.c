@@ -145,7 +145,7 @@ static struct smc_link *smc_llc_free_slot(struct smc_link_group *lgr)
 	int i;
 
 	for (i = 0; i < SMC_LGR_LINKS; i++)
-		if (!lgr->lnk[i].sdev &&
+		if (!lgr->lnk[i].sdev && !lgr->lnk[i].leaked &&
 		    READ_ONCE(lgr->lnk[i].state) == SMC_LNK_UNUSED)
 			return &lgr->lnk[i];
 	return NULL;
@@ -210,11 +210,18 @@ static void smc_llc_add_link_fill(const struct smc_link *lnk,
 	al->psn = lnk->local.psn;
 }
 
+/* Can the peer's end of a new link, from its ADD LINK, be used? */
+static bool smc_llc_add_link_valid(const struct smc_llc_add_link_info *al)
+{
+	return al->mtu >= IB_MTU_256 && al->mtu <= IB_MTU_4096 && al->qpn &&
+	       al->link_num;
+}
+
 /* The peer's end of the new link, from its ADD LINK; -EPROTO if unusable */
 static int smc_llc_add_link_peer(struct smc_link *lnk,
 				 const struct smc_llc_add_link_info *al)
 {
-	if (al->mtu < IB_MTU_256 || al->mtu > IB_MTU_4096 || !al->qpn)
+	if (!smc_llc_add_link_valid(al))
 		return -EPROTO;
 	memcpy(lnk->peer.gid, al->gid, SMC_GID_LEN);
 	memcpy(lnk->peer.mac, al->mac, SMC_MAC_LEN);
@@ -226,13 +233,16 @@ static int smc_llc_add_link_peer(struct smc_link *lnk,
 
 /*
  * Our RMBs the peer knows, for the continuations: NULL-terminated array
- * (caller frees). Stable: RMBs are freed with the link group only, and
- * the flow mutex held keeps @confirmed as it is.
+ * (caller frees), or NULL: no memory, or more than the exchange carries
+ * (the peer's RToken set takes no more anyway). Stable: RMBs are freed
+ * with the link group only, and the flow mutex held keeps @confirmed as
+ * it is.
  */
 static struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr,
 					   u8 *n)
 {
 	struct smc_buf **rmbs, *buf;
+	bool over = false;
 	int cls;
 
 	*n = 0;
@@ -243,12 +253,20 @@ static struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr,
 	mutex_lock(&lgr->buf_lock);
 	for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
 		list_for_each_entry(buf, &lgr->bufs[true][cls], list) {
-			if (!READ_ONCE(buf->confirmed) ||
-			    *n == SMC_LLC_ADD_LINK_RKEYS_MAX)
+			if (!READ_ONCE(buf->confirmed))
 				continue;
-			rmbs[(*n)++] = buf;
+			if (*n == SMC_LLC_ADD_LINK_RKEYS_MAX)
+				over = true;
+			else
+				rmbs[(*n)++] = buf;
 		}
 	mutex_unlock(&lgr->buf_lock);
+	if (over) {
+		pr_info("link group %u: too many RMBs for a new link\n",
+			lgr->id);
+		kfree(rmbs);
+		rmbs = NULL;
+	}
 	return rmbs;
 }
 
@@ -405,6 +423,42 @@ static void smc_llc_add_link_undo(struct smc_link *lnk)
 	spin_unlock_bh(&lgr->rtok_lock);
 }
 
+/*
+ * Set up a new link on @pick's port with the link group's buffers mapped
+ * on it. A device removal that ran meanwhile did not see the link: undo.
+ */
+static int smc_llc_add_link_init(struct smc_link *lnk,
+				 const struct smc_ib_pick *pick)
+{
+	int rc = smc_link_init(lnk, pick);
+
+	if (rc)
+		return rc;
+	rc = smc_ib_listed(pick->sdev) ? smc_buf_link_map(lnk) : -ENODEV;
+	if (rc)
+		smc_llc_add_link_undo(lnk);
+	return rc;
+}
+
+/*
+ * Server: a link the client accepted does not come up; tell it with
+ * DELETE LINK (lost path), so it drops its end (the reply is not waited
+ * for: the client answers it also for a link it dropped already).
+ */
+static void smc_llc_add_link_abandon(struct smc_link *ref,
+				     struct smc_link *lnk)
+{
+	struct smc_llc_msg_info del = {
+		.type = SMC_LLC_DELETE_LINK,
+		.delete_link = {
+			.link_num	= lnk->link_id,
+			.reason		= SMC_LLC_DEL_LOST_PATH,
+		},
+	};
+
+	smc_llc_send(ref, &del, true);
+}
+
 /* The new link is ACTIVE; the link group's type says how it is made up */
 static int smc_llc_add_link_done(struct smc_link *ref, struct smc_link *lnk)
 {
@@ -458,12 +512,9 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 	int rc;
 
 	lnk->link_id = smc_llc_next_link_num(lgr, lnk);
-	rc = smc_link_init(lnk, pick);
+	rc = smc_llc_add_link_init(lnk, pick);
 	if (rc)
 		return rc;
-	rc = smc_buf_link_map(lnk);
-	if (rc)
-		goto undo;
 	rc = smc_llc_expect(lgr, &w);
 	if (rc)
 		goto undo;
@@ -499,6 +550,8 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 		rc = smc_llc_add_link_done(ref, lnk);
 	if (!rc)
 		return 0;
+	/* the client took it, and may have it ACTIVE already */
+	smc_llc_add_link_abandon(ref, lnk);
 undo:
 	smc_llc_add_link_undo(lnk);
 	return rc;
@@ -552,8 +605,13 @@ void smc_llc_add_link_queue(struct smc_link_group *lgr)
 	spin_unlock_bh(&lgr->lock);
 }
 
-/* Client: the server's CONFIRM LINK on the new link, RTS, our reply */
-static int smc_llc_add_link_confirm_client(struct smc_link *lnk,
+/*
+ * Client: the server's CONFIRM LINK on the new link, RTS, our reply. The
+ * link is ACTIVE before the reply goes: the server may name it in an
+ * Accept as soon as the reply arrives, and our handshakes must find it.
+ */
+static int smc_llc_add_link_confirm_client(struct smc_link *ref,
+					   struct smc_link *lnk,
 					   struct smc_llc_waiter *w)
 {
 	struct smc_llc_msg_info resp;
@@ -569,6 +627,8 @@ static int smc_llc_add_link_confirm_client(struct smc_link *lnk,
 		rc = smc_link_rts(lnk);
 	if (!rc)
 		rc = smc_buf_link_register(lnk);
+	if (!rc)
+		rc = smc_llc_add_link_done(ref, lnk);
 	if (rc)
 		return rc;
 	smc_llc_confirm_link_fill(lnk, &resp, true);
@@ -589,11 +649,12 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 	int rc;
 
 	*rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
-	if (smc_lgr_active_links(lgr) >= lgr->max_links || !al->link_num ||
+	if (smc_lgr_active_links(lgr) >= lgr->max_links ||
 	    smc_llc_link_num_used(lgr, al->link_num, NULL))
 		return -EBUSY;
-	if (al->mtu < IB_MTU_256 || al->mtu > IB_MTU_4096) {
-		*rsn = SMC_LLC_REJ_RSN_INVALID_MTU;
+	if (!smc_llc_add_link_valid(al)) {
+		if (al->mtu < IB_MTU_256 || al->mtu > IB_MTU_4096)
+			*rsn = SMC_LLC_REJ_RSN_INVALID_MTU;
 		return -EPROTO;
 	}
 	rc = smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
@@ -601,12 +662,10 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 	if (rc)
 		return rc;
 	lnk->link_id = al->link_num;
-	rc = smc_link_init(lnk, &pick);
+	rc = smc_llc_add_link_init(lnk, &pick);
 	if (rc)
 		return rc;
-	rc = smc_buf_link_map(lnk);
-	if (!rc)
-		rc = smc_llc_add_link_peer(lnk, al);
+	rc = smc_llc_add_link_peer(lnk, al);
 	if (!rc)
 		rc = smc_link_rtr(lnk);
 	if (!rc)
@@ -622,9 +681,7 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 	*rsn = 0;	/* accepted: from here a failure is a timeout there */
 	rc = smc_llc_add_link_rkeys_client(ref, lnk, &w);
 	if (!rc)
-		rc = smc_llc_add_link_confirm_client(lnk, &w);
-	if (!rc)
-		rc = smc_llc_add_link_done(ref, lnk);
+		rc = smc_llc_add_link_confirm_client(ref, lnk, &w);
 	if (!rc)
 		return 0;
 undo:

@@ -226,7 +226,7 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
 	int rc;
 
 	/* on the links added since the handshake registered it */
-	rc = smc_buf_register(lnk->lgr, buf);
+	rc = smc_buf_register(lnk, buf);
 	if (rc)
 		return rc;
 	smc_llc_rkey_fill(lnk, buf, &req.confirm_rkey);
@@ -276,8 +276,10 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
  */
 int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 {
+	unsigned long tmo = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
 	struct smc_link_group *lgr = lnk->lgr;
 	int tries = SMC_LLC_RKEY_TRIES;
+	u32 seen = 0;
 	int rc = 0;
 
 	if (READ_ONCE(buf->confirmed))
@@ -285,11 +287,19 @@ int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 	do {
 		smc_llc_flow_start(lgr, SMC_LLC_FLOW_RKEY);
 		if (!buf->confirmed) {
+			seen = READ_ONCE(lgr->llc_link_flows);
 			rc = smc_llc_rkey_exchange(lnk, buf);
 			if (!rc)
 				WRITE_ONCE(buf->confirmed, true);
 		}
 		smc_llc_flow_end(lgr);
+		/* C: the peer adds or deletes a link, which we join in the
+		 * LLC work; again when that is done (or it took too long)
+		 */
+		if (rc == -EAGAIN)
+			wait_event_timeout(lgr->wait,
+					   READ_ONCE(lgr->llc_link_flows) != seen ||
+					   READ_ONCE(lgr->terminating), tmo);
 	} while (rc == -EAGAIN && --tries);
 	if (rc == -EAGAIN)
 		rc = -EREMOTEIO;
