@@ -57,6 +57,12 @@ static int smc_llc_move_conns(struct smc_link_group *lgr,
 		ok = conn->lnk != from ||
 		     (!conn->cdc_pend && conn->peer_rtok >= 0 &&
 		      (lgr->rtok->tok[conn->peer_rtok].valid & BIT(slot)));
+		if (!ok && !busy)
+			pr_info_ratelimited("link group %u: connection %u cannot move to link %u: %s\n",
+					    lgr->id, conn->token, to->link_id,
+					    conn->cdc_pend ? "CDC messages in flight" :
+					    conn->peer_rtok < 0 ? "no peer RMB" :
+					    "no RToken of the peer's RMB there");
 		spin_unlock(&conn->lock);
 		busy += !ok;
 	}

@@ -253,8 +253,8 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
 	return 0;
 }
 
-/* Tries of our CONFIRM RKEY that the peer answers with C (retry) */
-#define SMC_LLC_RKEY_TRIES	3
+/* Pause before our CONFIRM RKEY again, after a C, unless a flow ends */
+#define SMC_LLC_RKEY_RETRY_MS	50
 
 /**
  * smc_llc_rkey_confirm() - make sure the peer knows an RMB's RTokens
@@ -264,8 +264,9 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
  *
  * Runs our CONFIRM RKEY exchange unless the RMB is confirmed already; a
  * connection that takes an element of a confirmed RMB sends nothing. A
- * negative reply with C (the server was adding a link) is retried once
- * that flow is done, with the new link's RToken.
+ * negative reply with C (the peer adds or deletes a link, 3.5.5.3.1-2) is
+ * retried once that flow is done, with the RTokens of the links then,
+ * for at most llc_timeout_ms.
  *
  * Context: process; sleeps (at most llc_timeout_ms for each reply, plus
  * the wait for another exchange of ours, which takes as long at most: a
@@ -276,15 +277,15 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
  */
 int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 {
-	unsigned long tmo = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
+	unsigned long deadline = jiffies +
+		msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
 	struct smc_link_group *lgr = lnk->lgr;
-	int tries = SMC_LLC_RKEY_TRIES;
 	u32 seen = 0;
 	int rc = 0;
 
 	if (READ_ONCE(buf->confirmed))
 		return 0;	/* no wait behind another exchange */
-	do {
+	for (;;) {
 		smc_llc_flow_start(lgr, SMC_LLC_FLOW_RKEY);
 		if (!buf->confirmed) {
 			seen = READ_ONCE(lgr->llc_link_flows);
@@ -293,14 +294,16 @@ int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 				WRITE_ONCE(buf->confirmed, true);
 		}
 		smc_llc_flow_end(lgr);
-		/* C: the peer adds or deletes a link, which we join in the
-		 * LLC work; again when that is done (or it took too long)
+		if (rc != -EAGAIN || time_after(jiffies, deadline))
+			break;
+		/* we join the peer's flow in the LLC work; it ends there
+		 * (or on the peer's side a little later)
 		 */
-		if (rc == -EAGAIN)
-			wait_event_timeout(lgr->wait,
-					   READ_ONCE(lgr->llc_link_flows) != seen ||
-					   READ_ONCE(lgr->terminating), tmo);
-	} while (rc == -EAGAIN && --tries);
+		wait_event_timeout(lgr->wait,
+				   READ_ONCE(lgr->llc_link_flows) != seen ||
+				   READ_ONCE(lgr->terminating),
+				   msecs_to_jiffies(SMC_LLC_RKEY_RETRY_MS));
+	}
 	if (rc == -EAGAIN)
 		rc = -EREMOTEIO;
 	if (rc)

@@ -74,6 +74,8 @@ a) st_await s1 || exit 1
    cpid=$! ;;
 esac
 st_await_lgr_conns $N 60 || rc=1
+"$SMCR_TOOLS/bin/smcr" lgr show
+"$SMCR_TOOLS/bin/smcr" link show
 counts=$("$SMCR_TOOLS/bin/smcr" -j link show | jq -r '[.[].conns] | sort | join(" ")')
 echo "connections per link: $counts (of $N)"
 read -r c1 c2 <<<"$counts"
