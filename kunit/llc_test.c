@@ -1204,6 +1204,48 @@ static void llc_collision_table(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(-1, 0));
 }
 
+/*
+ * The server numbers a new link with the lowest number no other link of
+ * the link group has; a free slot (0) takes none.
+ */
+static void llc_link_num_next(struct kunit *test)
+{
+	static const u8 none[3], one[3] = { 1 }, two[3] = { 1, 0, 2 };
+	static const u8 gap[3] = { 0, 2, 3 }, high[3] = { 7, 255, 1 };
+	u8 all[255];
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(none, 3), 1);
+	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(one, 3), 2);
+	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(two, 3), 3);
+	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(gap, 3), 1);
+	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(high, 3), 2);
+	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(NULL, 0), 1);
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		all[i] = i + 1;
+	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(all, ARRAY_SIZE(all)), 0);
+	all[100] = 0;
+	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(all, ARRAY_SIZE(all)), 101);
+}
+
+/* 2.2.2: which side uses one port for both links decides the type */
+static void llc_lgr_type(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, smc_llc_lgr_type(false, false),
+			SMC_LGR_SYMMETRIC);
+	KUNIT_EXPECT_EQ(test, smc_llc_lgr_type(false, true),
+			SMC_LGR_ASYMMETRIC_PEER);
+	KUNIT_EXPECT_EQ(test, smc_llc_lgr_type(true, false),
+			SMC_LGR_ASYMMETRIC_LOCAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_lgr_type(true, true),
+			SMC_LGR_ASYMMETRIC_LOCAL);
+	/* Linux's numbers, which netlink reports */
+	KUNIT_EXPECT_EQ(test, SMC_LGR_SINGLE, 1);
+	KUNIT_EXPECT_EQ(test, SMC_LGR_SYMMETRIC, 2);
+	KUNIT_EXPECT_EQ(test, SMC_LGR_ASYMMETRIC_PEER, 3);
+	KUNIT_EXPECT_EQ(test, SMC_LGR_ASYMMETRIC_LOCAL, 4);
+}
+
 static void llc_event_mapping(struct kunit *test)
 {
 	struct smc_llc_msg_info info;
@@ -1349,6 +1391,8 @@ static struct kunit_case smcr_llc_cases[] = {
 	KUNIT_CASE(llc_parse_lenient_body),
 	KUNIT_CASE(llc_check_sender_table),
 	KUNIT_CASE(llc_collision_table),
+	KUNIT_CASE(llc_link_num_next),
+	KUNIT_CASE(llc_lgr_type),
 	KUNIT_CASE(llc_event_mapping),
 	KUNIT_CASE(llc_type_table),
 	KUNIT_CASE(llc_fuzz_parse_build),

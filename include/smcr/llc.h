@@ -323,4 +323,16 @@ int smc_llc_event_of(const struct smc_llc_msg_info *info, bool from_server);
 const struct smc_llc_collision *
 smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event);
 
+/* Link group types (RFC 7609 2.2.2); the numbers are Linux's (netlink) */
+enum smc_lgr_type {
+	SMC_LGR_NONE		= 0,	/* no active link */
+	SMC_LGR_SINGLE		= 1,	/* one link */
+	SMC_LGR_SYMMETRIC	= 2,	/* links on distinct ports both sides */
+	SMC_LGR_ASYMMETRIC_PEER	= 3,	/* the peer uses one port twice */
+	SMC_LGR_ASYMMETRIC_LOCAL = 4,	/* we use one port twice */
+};
+
+u8 smc_llc_link_num_next(const u8 *used, unsigned int n);
+enum smc_lgr_type smc_llc_lgr_type(bool same_local_port, bool same_peer_gid);
+
 #endif /* _SMCR_LLC_H */

@@ -307,15 +307,6 @@ struct smc_link {
 	bool			leaked;
 };
 
-/* Link group types (RFC 7609 2.2.2); the numbers are Linux's (netlink) */
-enum smc_lgr_type {
-	SMC_LGR_NONE		= 0,	/* no active link */
-	SMC_LGR_SINGLE		= 1,	/* one link */
-	SMC_LGR_SYMMETRIC	= 2,	/* links on distinct ports both sides */
-	SMC_LGR_ASYMMETRIC_PEER	= 3,	/* the peer uses one port twice */
-	SMC_LGR_ASYMMETRIC_LOCAL = 4,	/* we use one port twice */
-};
-
 /**
  * struct smc_llc_waiter - a handshake waiting for one LLC message
  * @type: enum smc_llc_type expected

@@ -164,16 +164,17 @@ static bool smc_llc_link_num_used(struct smc_link_group *lgr, u8 link_num,
 	return false;
 }
 
-/* The server numbers links: the lowest number no link has (A.3.1) */
+/* The server numbers links: the lowest number no other link has */
 static u8 smc_llc_next_link_num(struct smc_link_group *lgr,
 				const struct smc_link *lnk)
 {
-	u8 n;
+	u8 used[SMC_LGR_LINKS];
+	int i;
 
-	for (n = 1; n < U8_MAX; n++)
-		if (!smc_llc_link_num_used(lgr, n, lnk))
-			break;
-	return n;
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		used[i] = &lgr->lnk[i] != lnk && lgr->lnk[i].sdev ?
+			  lgr->lnk[i].link_id : 0;
+	return smc_llc_link_num_next(used, SMC_LGR_LINKS);
 }
 
 static void smc_lgr_set_type(struct smc_link_group *lgr, u8 type)
@@ -187,11 +188,10 @@ static void smc_lgr_set_type(struct smc_link_group *lgr, u8 type)
 static u8 smc_llc_new_type(const struct smc_link *ref,
 			   const struct smc_link *lnk)
 {
-	if (ref->sdev == lnk->sdev && ref->port == lnk->port)
-		return SMC_LGR_ASYMMETRIC_LOCAL;
-	if (!memcmp(ref->peer.gid, lnk->peer.gid, SMC_GID_LEN))
-		return SMC_LGR_ASYMMETRIC_PEER;
-	return SMC_LGR_SYMMETRIC;
+	return smc_llc_lgr_type(ref->sdev == lnk->sdev &&
+				ref->port == lnk->port,
+				!memcmp(ref->peer.gid, lnk->peer.gid,
+					SMC_GID_LEN));
 }
 
 static void smc_llc_add_link_fill(const struct smc_link *lnk,

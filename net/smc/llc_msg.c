@@ -865,3 +865,41 @@ smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
 		return NULL;
 	return &smc_llc_collisions[flow][event];
 }
+
+/**
+ * smc_llc_link_num_next() - the number the server gives a new link (A.3.1)
+ * @used: the numbers of the link group's other links; 0 for none
+ * @n: entries in @used
+ *
+ * Return: the lowest number from 1 that no other link has, 0 if 1..255
+ * are all taken (not with SMC_LLC_MAX_LINKS links).
+ */
+u8 smc_llc_link_num_next(const u8 *used, unsigned int n)
+{
+	unsigned int num, i;
+
+	for (num = 1; num <= U8_MAX; num++) {
+		for (i = 0; i < n && used[i] != num; i++)
+			;
+		if (i == n)
+			return num;
+	}
+	return 0;
+}
+
+/**
+ * smc_llc_lgr_type() - the type of a link group of two links (2.2.2)
+ * @same_local_port: both links use the same RoCE port of ours
+ * @same_peer_gid: both links reach the peer at the same GID
+ *
+ * Return: SMC_LGR_ASYMMETRIC_LOCAL if we use one port twice,
+ * SMC_LGR_ASYMMETRIC_PEER if the peer does, else SMC_LGR_SYMMETRIC.
+ */
+enum smc_lgr_type smc_llc_lgr_type(bool same_local_port, bool same_peer_gid)
+{
+	if (same_local_port)
+		return SMC_LGR_ASYMMETRIC_LOCAL;
+	if (same_peer_gid)
+		return SMC_LGR_ASYMMETRIC_PEER;
+	return SMC_LGR_SYMMETRIC;
+}
