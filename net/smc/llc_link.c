@@ -45,10 +45,18 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "core.h"
 #include "smcr.h"
+
+static unsigned int smc_test_add_link_hold_ms;
+module_param_named(test_add_link_hold_ms, smc_test_add_link_hold_ms, uint,
+		   0644);
+MODULE_PARM_DESC(test_add_link_hold_ms,
+		 "TEST ONLY: the server's ADD LINK flow waits this long (at most 5000 ms) before its ADD LINK, so that the client's requests meet it (default 0)");
 
 /* RMBs whose RTokens a continuation exchange carries at most */
 #define SMC_LLC_ADD_LINK_RKEYS_MAX	255
@@ -571,6 +579,7 @@ void smc_llc_add_link_work(struct work_struct *work)
 						  add_link_work);
 	struct smc_link *ref, *lnk;
 	struct smc_ib_pick pick;
+	unsigned int hold;
 	int rc;
 
 	smc_llc_flow_start(lgr, SMC_LLC_FLOW_ADD_LINK);
@@ -583,6 +592,9 @@ void smc_llc_add_link_work(struct work_struct *work)
 				  ref->roce_v2, NULL, &pick);
 	if (rc)
 		goto out;	/* one port: the link group stays single */
+	hold = READ_ONCE(smc_test_add_link_hold_ms);
+	if (unlikely(hold))
+		msleep(min(hold, 5000U));
 	rc = smc_llc_add_link_server(ref, lnk, &pick);
 	if (rc)
 		pr_info("link group %u: no second link: %d\n", lgr->id, rc);
