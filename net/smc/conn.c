@@ -172,6 +172,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk)
 	smc_keepalive_init(conn);
 	/* first: concurrent handshakes choosing a link see it counted */
 	smc_conn_link_count(lnk, 1);
+	conn->lnk = lnk;
 	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
 	if (rc)
 		goto err_count;
@@ -186,10 +187,13 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk)
 	}
 	sock_hold(&smc->sk);		/* the table's reference */
 	conn->lgr = lgr;
-	/* in the table before this check: a link group's end either sees
-	 * the connection (smc_conn_lgr_gone()) or is seen here
+	/* in the table before these checks: a link group's end either sees
+	 * the connection (smc_conn_lgr_gone()) or is seen here, and so does
+	 * the deletion of its link (smc_llc_move_conns(), after the link
+	 * went down)
 	 */
-	if (READ_ONCE(lgr->terminating)) {
+	if (READ_ONCE(lgr->terminating) ||
+	    READ_ONCE(lnk->state) == SMC_LNK_INACTIVE) {
 		xa_erase_bh(&lgr->conns_xa, conn->token);
 		smc_buf_put(lgr, &conn->rmbe);
 		conn->lgr = NULL;
@@ -197,7 +201,6 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk)
 		rc = -ENOLINK;
 		goto err_count;
 	}
-	conn->lnk = lnk;
 	conn->peer_rtok = -1;
 	smc_conn_rx_format(conn);
 	/* CDC messages find it from here: the peer's D may come early */
@@ -340,6 +343,9 @@ void smc_conn_activate(struct smc_sock *smc, bool server)
 	smc_conn_stats_buf(smc, &conn->rmbe, false, true);
 	smc_conn_stats_buf(smc, &conn->sndbuf, true, true);
 	conn->stats_buf = true;
+	spin_lock_bh(&conn->lock);
+	conn->active = true;
+	spin_unlock_bh(&conn->lock);
 }
 
 /**
@@ -416,15 +422,48 @@ int smc_cdc_send(struct smc_sock *smc, u8 conn_flags)
 /**
  * smc_cdc_get_buf() - a send buffer for a CDC message of @smc
  * @smc: an SMC-R socket, socket lock held
- * @buf: set on success; pass to smc_cdc_send_buf() or smc_wr_tx_put()
+ * @buf: set on success; pass to smc_cdc_send_buf() or smc_cdc_put_buf()
+ *
+ * From here until the message is posted (or the buffer given back) the
+ * connection counts as sending (@tx_hold): it stays on its link, so the
+ * buffer, the RDMA writes before the message and the message itself all
+ * go to conn->lnk.
  *
  * Return: 0 or -ENOLINK (see smc_wr_tx_get()).
  */
 int smc_cdc_get_buf(struct smc_sock *smc, void **buf)
 {
-	if (READ_ONCE(smc->conn.lnk->state) != SMC_LNK_ACTIVE)
-		return -ENOLINK;
-	return smc_wr_tx_get(smc->conn.lnk, true, buf);
+	struct smc_conn *conn = &smc->conn;
+	struct smc_link *lnk;
+	int rc = -ENOLINK;
+
+	spin_lock_bh(&conn->lock);
+	conn->tx_hold++;
+	lnk = conn->lnk;
+	spin_unlock_bh(&conn->lock);
+	if (READ_ONCE(lnk->state) == SMC_LNK_ACTIVE)
+		rc = smc_wr_tx_get(lnk, true, buf);
+	if (rc) {
+		spin_lock_bh(&conn->lock);
+		conn->tx_hold--;
+		spin_unlock_bh(&conn->lock);
+	}
+	return rc;
+}
+
+/**
+ * smc_cdc_put_buf() - give back a buffer of smc_cdc_get_buf() unsent
+ * @smc: the socket, socket lock held
+ * @buf: the buffer
+ */
+void smc_cdc_put_buf(struct smc_sock *smc, void *buf)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	smc_wr_tx_put(conn->lnk, buf);
+	spin_lock_bh(&conn->lock);
+	conn->tx_hold--;
+	spin_unlock_bh(&conn->lock);
 }
 
 /**
@@ -452,7 +491,7 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	 */
 	if (conn->sent_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) {
 		spin_unlock_bh(&conn->lock);
-		smc_wr_tx_put(conn->lnk, buf);
+		smc_cdc_put_buf(smc, buf);
 		return -ECONNRESET;
 	}
 	info.seqno = ++conn->tx_seq;
@@ -473,7 +512,8 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->rx_urg.ack = false;
 	conn->rx_upd_req = false;
-	conn->cdc_pend++;
+	conn->cdc_pend++;	/* takes over from @tx_hold */
+	conn->tx_hold--;
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_build(buf, &info);
 	smc_wr_tx_set_cdc(conn->lnk, buf, conn->token);
@@ -481,6 +521,7 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	if (rc) {
 		spin_lock_bh(&conn->lock);
 		conn->cdc_pend--;
+		conn->tx_lost = true;	/* after writes that went, maybe */
 		spin_unlock_bh(&conn->lock);
 	}
 	return rc;
@@ -490,10 +531,13 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
  * smc_cdc_tx_done() - a CDC message we sent completed (completion context)
  * @lnk: the link it went over
  * @token: alert token of its connection
+ * @ok: it reached the peer (else it was flushed or failed: it and the
+ *	writes before it may be lost, and the connection cannot move to
+ *	another link)
  *
  * Bytes autocorking held back while the message was in flight go now.
  */
-void smc_cdc_tx_done(struct smc_link *lnk, u32 token)
+void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_conn *conn;
@@ -511,6 +555,8 @@ void smc_cdc_tx_done(struct smc_link *lnk, u32 token)
 	spin_lock_bh(&conn->lock);
 	if (conn->cdc_pend)
 		conn->cdc_pend--;
+	if (!ok)
+		conn->tx_lost = true;
 	push = !conn->cdc_pend &&
 	       smc_curs_cmp(&conn->tx_ring, conn->tx_staged, conn->tx_prod);
 	/* the connection's end waited for its last send (close.c) */
@@ -616,10 +662,14 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	 * Also while ACTIVATING: the server's first link turns ACTIVE when
 	 * its handshake thread has seen the CONFIRM LINK response, which the
 	 * LLC path delivers; the client's first CDC message, sent right
-	 * after that response, can be here before.
+	 * after that response, can be here before. And on a link that went
+	 * down while its link group goes on: what arrived intact counts, the
+	 * peer's hardware saw it delivered and the peer moves on without it
+	 * (llc_del_link.c).
 	 */
 	state = READ_ONCE(lnk->state);
-	if (state != SMC_LNK_ACTIVE && state != SMC_LNK_ACTIVATING)
+	if (state == SMC_LNK_UNUSED ||
+	    (state == SMC_LNK_INACTIVE && READ_ONCE(lgr->terminating)))
 		return;
 	xa_lock_bh(&lgr->conns_xa);
 	smc = xa_load(&lgr->conns_xa, be32_to_cpu(wire->token));

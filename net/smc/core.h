@@ -392,6 +392,8 @@ struct smc_lgr_key {
  *	that and the peer's from CONFIRM LINK; under @llc_flow_mutex once
  *	the first contact is done
  * @type: enum smc_lgr_type; under @lock
+ * @add_link_next: jiffies before which a client's ADD LINK hint is
+ *	ignored (after a failed ADD LINK flow)
  * @add_link_work: the server's ADD LINK flow (llc_link.c); queued only
  *	while the link group is not terminating, cancelled by its teardown
  * @del_link_work: deletes the links that went down (llc_del_link.c); as
@@ -444,6 +446,7 @@ struct smc_link_group {
 	bool			llc_stopped;
 	u8			max_links;
 	u8			type;
+	unsigned long		add_link_next;
 	struct work_struct	add_link_work;
 	struct work_struct	del_link_work;
 
@@ -498,6 +501,13 @@ struct smc_link_group {
  * @sb_prod: where in @sndbuf the byte at @tx_prod is (the byte at
  *	@tx_staged is as many bytes further); changed with @tx_prod
  * @cdc_pend: our CDC messages posted and not yet completed
+ * @tx_hold: send buffers taken for CDC messages not posted yet
+ *	(smc_cdc_get_buf() to smc_cdc_send_buf() or smc_cdc_put_buf()):
+ *	while any is, the connection stays on @lnk
+ * @tx_lost: a CDC message of ours failed or was flushed: it, and the
+ *	writes before it, may not have reached the peer, so the connection
+ *	cannot move to another link (llc_del_link.c)
+ * @active: the handshake ended in SMC-R (smc_conn_activate())
  * @tx_peer_cons: the peer's consumer cursor in its RMBE (from its CDC)
  * @tx_seq: sequence number of our last CDC message
  * @rx_seq: of the peer's last CDC message
@@ -566,6 +576,9 @@ struct smc_conn {
 	u16			tx_seq;
 	u16			rx_seq;
 	u32			cdc_pend;
+	u16			tx_hold;
+	bool			tx_lost;
+	bool			active;
 	bool			rx_seq_valid;
 	u8			peer_flags;
 	u8			peer_prod_flags;
@@ -715,6 +728,7 @@ void smc_conn_tcp_error(struct smc_sock *smc);
 void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
 int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
 int smc_cdc_get_buf(struct smc_sock *smc, void **buf);
+void smc_cdc_put_buf(struct smc_sock *smc, void *buf);
 int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags);
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
@@ -726,7 +740,7 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last);
 void smc_tx_discard(struct smc_conn *conn);
 int smc_tx_unsent(struct smc_conn *conn);
 void smc_tx_work(struct work_struct *work);
-void smc_cdc_tx_done(struct smc_link *lnk, u32 token);
+void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok);
 int smc_tx_space(struct smc_conn *conn);
 int smc_rx_atmark(struct smc_sock *smc);
 

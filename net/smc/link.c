@@ -205,8 +205,11 @@ err_pd:
 	ib_dealloc_pd(lnk->pd);
 	lnk->pd = NULL;
 err_put:
-	smc_ib_put(lnk->sdev);
+	/* under lgr->lock: the netlink dump reads the device through it */
+	spin_lock_bh(&lnk->lgr->lock);
 	lnk->sdev = NULL;
+	spin_unlock_bh(&lnk->lgr->lock);
+	smc_ib_put(pick->sdev);
 	smc_net_link_put(net);
 	return rc;
 }

@@ -209,7 +209,9 @@ static void smc_llc_add_link_hint(struct smc_link *lnk,
 {
 	struct smc_link_group *lgr = lnk->lgr;
 
-	if (smc_lgr_active_links(lgr) < lgr->max_links) {
+	/* not more often than the server tries on its own after a failure */
+	if (smc_lgr_active_links(lgr) < lgr->max_links &&
+	    time_after_eq(jiffies, READ_ONCE(lgr->add_link_next))) {
 		smc_llc_add_link_queue(lgr);
 		return;
 	}
@@ -323,6 +325,31 @@ static bool smc_llc_handle(struct smc_link *lnk,
 	return true;
 }
 
+/*
+ * A request that waited while its link went down or was deleted: link
+ * requests (ADD LINK, DELETE LINK name their links) are handled on an
+ * active link; RKey requests, whose RTokens are the gone link's, are
+ * dropped as if lost. False if dropped.
+ */
+static bool smc_llc_link_alive(struct smc_llc_qentry *qe)
+{
+	struct smc_link_group *lgr = qe->lnk->lgr;
+	struct smc_link *ref;
+	int state = READ_ONCE(qe->lnk->state);
+
+	if (state == SMC_LNK_ACTIVE || state == SMC_LNK_ACTIVATING)
+		return true;
+	ref = smc_llc_ref_link(lgr);
+	if (ref && (qe->info.type == SMC_LLC_ADD_LINK ||
+		    qe->info.type == SMC_LLC_DELETE_LINK)) {
+		qe->lnk = ref;
+		return true;
+	}
+	pr_info_ratelimited("link group %u: %s request of a link that is gone: dropped\n",
+			    lgr->id, smc_llc_type_desc(qe->info.type)->name);
+	return false;
+}
+
 /**
  * smc_llc_work() - handle the queued requests of a link group, in order
  * @work: lgr->llc_work
@@ -348,6 +375,10 @@ void smc_llc_work(struct work_struct *work)
 		spin_unlock_bh(&lgr->llc_rx_lock);
 		if (!qe)
 			return;
+		if (!smc_llc_link_alive(qe)) {
+			kfree(qe);
+			continue;
+		}
 		if (!smc_llc_handle(qe->lnk, &qe->info)) {
 			/* after our flow; the requests behind it go on */
 			spin_lock_bh(&lgr->llc_rx_lock);

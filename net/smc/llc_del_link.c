@@ -34,10 +34,31 @@
 #include "core.h"
 #include "smcr.h"
 
+/* Why a connection of @from cannot move to @to, or NULL; conn->lock held */
+static const char *smc_llc_move_blocker(struct smc_link_group *lgr,
+					const struct smc_conn *conn, u8 slot)
+{
+	if (!conn->active)
+		return "in its handshake";	/* CLC named the old link */
+	if (conn->tx_hold || conn->cdc_pend)
+		return "sending";
+	if (conn->tx_lost)	/* and maybe the writes before it */
+		return "a CDC message of it was lost";
+	if (conn->peer_rtok < 0 ||
+	    !(lgr->rtok->tok[conn->peer_rtok].valid & BIT(slot)))
+		return "no RToken of the peer's RMB there";
+	return NULL;
+}
+
 /*
- * Move the connections of @from to @to, or none if one of them cannot
- * move: it has a CDC message or write in flight, or the peer gave no
- * RToken of its RMB on @to. Return: the number moved, or -EBUSY.
+ * Move the connections of @from to @to. A connection moves only with
+ * nothing outstanding: every write and CDC message of it completed
+ * successfully, i.e. reached the peer, and no send of it is under way
+ * (its sender took no buffer: from then until the post it stays on its
+ * link). One that cannot move fails the whole deletion: the caller ends
+ * the link group, which aborts them all, moved or not.
+ *
+ * Return: the number moved, or -EBUSY. rtok_lock held.
  */
 static int smc_llc_move_conns(struct smc_link_group *lgr,
 			      struct smc_link *from, struct smc_link *to)
@@ -45,35 +66,22 @@ static int smc_llc_move_conns(struct smc_link_group *lgr,
 	u8 slot = smc_link_slot(to);
 	struct smc_sock *smc;
 	unsigned long token;
+	const char *why;
 	int n = 0, busy = 0;
 
 	xa_lock_bh(&lgr->conns_xa);
-	/* first look, then move: all or nothing */
-	xa_for_each(&lgr->conns_xa, token, smc) {
-		struct smc_conn *conn = &smc->conn;
-		bool ok;
-
-		spin_lock(&conn->lock);
-		ok = conn->lnk != from ||
-		     (!conn->cdc_pend && conn->peer_rtok >= 0 &&
-		      (lgr->rtok->tok[conn->peer_rtok].valid & BIT(slot)));
-		if (!ok && !busy)
-			pr_info_ratelimited("link group %u: connection %u cannot move to link %u: %s\n",
-					    lgr->id, conn->token, to->link_id,
-					    conn->cdc_pend ? "CDC messages in flight" :
-					    conn->peer_rtok < 0 ? "no peer RMB" :
-					    "no RToken of the peer's RMB there");
-		spin_unlock(&conn->lock);
-		busy += !ok;
-	}
 	xa_for_each(&lgr->conns_xa, token, smc) {
 		struct smc_conn *conn = &smc->conn;
 		const struct smc_rtoken *rt;
 
-		if (busy)
-			break;
 		spin_lock(&conn->lock);
-		if (conn->lnk == from) {
+		why = conn->lnk == from ?
+		      smc_llc_move_blocker(lgr, conn, slot) : NULL;
+		if (why && !busy++)
+			pr_info_ratelimited("link group %u: connection %u cannot move to link %u: %s\n",
+					    lgr->id, conn->token, to->link_id,
+					    why);
+		if (conn->lnk == from && !why) {
 			rt = &lgr->rtok->tok[conn->peer_rtok];
 			conn->lnk = to;
 			conn->peer_rkey = rt->rkey[slot];
@@ -83,13 +91,11 @@ static int smc_llc_move_conns(struct smc_link_group *lgr,
 		spin_unlock(&conn->lock);
 	}
 	xa_unlock_bh(&lgr->conns_xa);
-	if (busy)
-		return -EBUSY;
 	spin_lock_bh(&lgr->lock);
 	from->conns -= n;
 	to->conns += n;
 	spin_unlock_bh(&lgr->lock);
-	return n;
+	return busy ? -EBUSY : n;
 }
 
 /* Tear a deleted link down; the link group goes on */
@@ -176,6 +182,8 @@ static void smc_llc_del_link_one(struct smc_link *lnk)
 		else
 			rc = smc_llc_wait(to, &w, NULL, NULL);
 	}
+	if (!rc && w.info.delete_link.link_num != lnk->link_id)
+		rc = -EPROTO;	/* a stray reply */
 	if (rc)		/* the client deletes it when it notices */
 		pr_info("link group %u: no reply to DELETE LINK of link %u: %d\n",
 			lgr->id, lnk->link_id, rc);

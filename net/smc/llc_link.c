@@ -58,6 +58,9 @@ module_param_named(test_add_link_hold_ms, smc_test_add_link_hold_ms, uint,
 MODULE_PARM_DESC(test_add_link_hold_ms,
 		 "TEST ONLY: the server's ADD LINK flow waits this long (at most 5000 ms) before its ADD LINK, so that the client's requests meet it (default 0)");
 
+/* After a failed ADD LINK flow, the client's hints wait this long */
+#define SMC_LLC_ADD_LINK_BACKOFF_MS	1000
+
 /* RMBs whose RTokens a continuation exchange carries at most */
 #define SMC_LLC_ADD_LINK_RKEYS_MAX	255
 
@@ -596,8 +599,12 @@ void smc_llc_add_link_work(struct work_struct *work)
 	if (unlikely(hold))
 		msleep(min(hold, 5000U));
 	rc = smc_llc_add_link_server(ref, lnk, &pick);
-	if (rc)
+	if (rc) {
 		pr_info("link group %u: no second link: %d\n", lgr->id, rc);
+		/* a client's hint does not make us try again at once */
+		WRITE_ONCE(lgr->add_link_next,
+			   jiffies + msecs_to_jiffies(SMC_LLC_ADD_LINK_BACKOFF_MS));
+	}
 out:
 	smc_llc_flow_end(lgr);
 }

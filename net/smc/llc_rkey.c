@@ -286,6 +286,7 @@ int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 	if (READ_ONCE(buf->confirmed))
 		return 0;	/* no wait behind another exchange */
 	for (;;) {
+		rc = 0;	/* confirmed by another handshake meanwhile */
 		smc_llc_flow_start(lgr, SMC_LLC_FLOW_RKEY);
 		if (!buf->confirmed) {
 			seen = READ_ONCE(lgr->llc_link_flows);

@@ -257,7 +257,7 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
 					       conn->peer_addr + span.off[i],
 					       conn->peer_rkey);
 		if (rc) {	/* the link is down (the split cannot fail) */
-			smc_wr_tx_put(conn->lnk, cdc);
+			smc_cdc_put_buf(smc, cdc);
 			return rc;
 		}
 		src = smc_curs_add(&conn->sb_ring, src, span.len[i]);

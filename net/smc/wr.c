@@ -123,7 +123,7 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_SUCCESS)
 		smc_wr_failed(lnk, wc);
 	if (cdc)
-		smc_cdc_tx_done(lnk, token);
+		smc_cdc_tx_done(lnk, token, wc->status == IB_WC_SUCCESS);
 	smc_wr_unpost(lnk, &lnk->wr.tx_posted);
 }
 
