@@ -6,12 +6,13 @@
 #
 # Asserts on each VM: net.smc.clc_timeout_ms, hs_limit, llc_timeout_ms,
 # keepalive_ms, lgr_linger_ms, close_timeout_ms, rmem, wmem,
-# max_links_per_netns and tcp_keepidle_min_s exist and show the module parameters' values; a valid
+# max_links_per_netns, tcp_keepidle_min_s and smcr_max_links_per_lgr exist
+# and show the module parameters' values; a valid
 # write changes the parameter; writes out of range are refused (EINVAL) and
 # leave the value (clc_timeout_ms 99 and 60001, hs_limit 0, llc_timeout_ms
 # 99, keepalive_ms 3600001, lgr_linger_ms 86400001, close_timeout_ms 99 and
 # 3600001, rmem and wmem 16383 and 524289, max_links_per_netns 0 and 65536,
-# tcp_keepidle_min_s 0 and 32768);
+# tcp_keepidle_min_s 0 and 32768, smcr_max_links_per_lgr 0 and 3);
 # every module parameter whose description states a range "(MIN-MAX, default
 # N)" refuses MAX+1 and MIN-1 and accepts MIN and MAX (the sysctl shows it),
 # and they are the sysctls; an unprivileged user (uid 65534) cannot write.
@@ -23,7 +24,7 @@ source "$ST_DIR/lib.sh"
 P=$ST_PORT
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 KNOBS=(clc_timeout_ms hs_limit llc_timeout_ms keepalive_ms lgr_linger_ms close_timeout_ms rmem wmem
-	max_links_per_netns tcp_keepidle_min_s)
+	max_links_per_netns tcp_keepidle_min_s smcr_max_links_per_lgr)
 
 for k in "${KNOBS[@]}"; do
 	[[ -e /proc/sys/net/smc/$k ]] || st_fail "no net.smc.$k"
@@ -58,6 +59,8 @@ refused max_links_per_netns 0
 refused max_links_per_netns 65536
 refused tcp_keepidle_min_s 0
 refused tcp_keepidle_min_s 32768
+refused smcr_max_links_per_lgr 0
+refused smcr_max_links_per_lgr 3
 echo "ok: out-of-range values refused with EINVAL, values kept"
 
 # The module parameters enforce the same ranges, the ones their
