@@ -766,6 +766,7 @@ int smc_llc_expect(struct smc_link_group *lgr, struct smc_llc_waiter *w);
 void smc_llc_cancel(struct smc_link_group *lgr, struct smc_llc_waiter *w);
 int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 		 bool (*abort)(void *arg), void *arg);
+int smc_llc_confirm_link_request(struct smc_link *lnk);
 int smc_llc_confirm_link_server(struct smc_link *lnk);
 void smc_llc_confirm_link_fill(const struct smc_link *lnk,
 			       struct smc_llc_msg_info *info, bool response);

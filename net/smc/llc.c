@@ -622,16 +622,14 @@ int smc_llc_link_activate(struct smc_link *lnk)
 }
 
 /**
- * smc_llc_confirm_link_server() - server side of first contact's CONFIRM
- *	LINK (RFC 7609 3.5.1.5)
- * @lnk: the new link, in RTS
+ * smc_llc_confirm_link_request() - the server's CONFIRM LINK on a link and
+ *	the client's reply (RFC 7609 3.5.1.5, 3.5.1.6.1)
+ * @lnk: the link, in RTS
  *
- * Sends CONFIRM LINK and waits for the client's reply; the link is then
- * ACTIVE.
- *
- * Return: 0, or a negative errno: the link could not be confirmed.
+ * Return: 0 if the client confirmed the link (it is not ACTIVE yet), or
+ * a negative errno.
  */
-int smc_llc_confirm_link_server(struct smc_link *lnk)
+int smc_llc_confirm_link_request(struct smc_link *lnk)
 {
 	struct smc_llc_waiter w = {
 		.type = SMC_LLC_CONFIRM_LINK, .response = true,
@@ -653,10 +651,24 @@ int smc_llc_confirm_link_server(struct smc_link *lnk)
 		return rc;
 	if (w.info.confirm_link.link_num != lnk->link_id)
 		return -EPROTO;
-	rc = smc_llc_confirm_link_check(lnk, &w.info.confirm_link);
-	if (rc)
-		return rc;
-	return smc_llc_link_activate(lnk);
+	return smc_llc_confirm_link_check(lnk, &w.info.confirm_link);
+}
+
+/**
+ * smc_llc_confirm_link_server() - server side of first contact's CONFIRM
+ *	LINK (RFC 7609 3.5.1.5)
+ * @lnk: the new link, in RTS
+ *
+ * Sends CONFIRM LINK and waits for the client's reply; the link is then
+ * ACTIVE.
+ *
+ * Return: 0, or a negative errno: the link could not be confirmed.
+ */
+int smc_llc_confirm_link_server(struct smc_link *lnk)
+{
+	int rc = smc_llc_confirm_link_request(lnk);
+
+	return rc ? rc : smc_llc_link_activate(lnk);
 }
 
 /**

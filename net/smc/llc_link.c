@@ -485,32 +485,6 @@ static int smc_llc_add_link_done(struct smc_link *ref, struct smc_link *lnk)
 	return 0;
 }
 
-/* Server: CONFIRM LINK on the new link and its reply (3.5.1.6.1) */
-static int smc_llc_add_link_confirm_server(struct smc_link *lnk)
-{
-	struct smc_llc_waiter w = {
-		.type = SMC_LLC_CONFIRM_LINK, .response = true,
-	};
-	struct smc_llc_msg_info req;
-	int rc;
-
-	rc = smc_llc_expect(lnk->lgr, &w);
-	if (rc)
-		return rc;
-	smc_llc_confirm_link_fill(lnk, &req, false);
-	rc = smc_llc_send(lnk, &req, true);
-	if (rc) {
-		smc_llc_cancel(lnk->lgr, &w);
-		return rc;
-	}
-	rc = smc_llc_wait(lnk, &w, NULL, NULL);
-	if (rc)
-		return rc;
-	if (w.info.confirm_link.link_num != lnk->link_id)
-		return -EPROTO;
-	return smc_llc_confirm_link_check(lnk, &w.info.confirm_link);
-}
-
 /* Server: the ADD LINK flow for a new link on @pick's port */
 static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 				   const struct smc_ib_pick *pick)
@@ -556,7 +530,7 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 	if (!rc)
 		rc = smc_llc_add_link_rkeys_server(ref, lnk);
 	if (!rc)
-		rc = smc_llc_add_link_confirm_server(lnk);
+		rc = smc_llc_confirm_link_request(lnk);
 	if (!rc)
 		rc = smc_llc_add_link_done(ref, lnk);
 	if (!rc)
