@@ -51,7 +51,8 @@ void Peer::establish()
 	socklen_t len = sizeof(local);
 	if (getsockname(fd_.get(), reinterpret_cast<sockaddr *>(&local), &len) < 0)
 		throw_errno("getsockname", errno);
-	port_ = verbs::find_port_ipv4(local.sin_addr.s_addr);
+	local_ports_ = verbs::ports_ipv4();
+	port_ = verbs::find_port_ipv4(local_ports_, local.sin_addr.s_addr);
 	say("link-peer: " + local_name(fd_.get()) + " -> " + peer_name(fd_.get()) + " on " + port_.dev + " port " +
 	    std::to_string(port_.port) + " GID index " + std::to_string(port_.gid_index));
 
@@ -112,6 +113,7 @@ void Peer::establish()
 	resp.qpn = link_->qpn();
 	resp.link_num = link_num_;
 	resp.link_uid = {0x4c, 0x50, static_cast<uint8_t>(rd()), static_cast<uint8_t>(rd())};
+	resp.max_links = max_links_;
 	our_ring_ = {static_cast<uint32_t>(rmb_.size()), eyec_ ? 4u : 0u};
 	peer_ring_ = {clc::rmbe_size(acc_.rmbe_size_code), eyec_ ? 4u : 0u};
 	peer_addr_ = acc_.rmb_vaddr + static_cast<uint64_t>(acc_.rmbe_idx - 1) * peer_ring_.size;
@@ -435,7 +437,7 @@ void Peer::on_cdc(const wire::Cdc &cdc)
 
 void Peer::on_llc(const uint8_t *p)
 {
-	LlcSeen s{p[0], p[3], {}};
+	LlcSeen s{p[0], p[3], {}, now_ms()};
 	std::copy_n(p, wire::kMsgLen, s.msg.begin());
 	if (p[0] == wire::kConfirmLink && !confirm_link_) {
 		confirm_link_ = wire::confirm_link_parse(p, wire::kMsgLen);
@@ -694,6 +696,18 @@ std::string hex8(uint8_t v)
 	return b;
 }
 
+std::string hex_u64(uint64_t v)
+{
+	char b[24];
+	std::snprintf(b, sizeof(b), "0x%llx", static_cast<unsigned long long>(v));
+	return b;
+}
+
+std::string hex_msg(const wire::Msg &m)
+{
+	return clc::hex(clc::Bytes(m.begin(), m.end()), m.size());
+}
+
 namespace {
 
 constexpr uint32_t kSyncErr = 0x04000000, kNoSmcrDev = 0x03030002;
@@ -806,7 +820,8 @@ wire::Msg fuzz_llc(std::mt19937_64 &rng)
 	return m;
 }
 // The table: honest first, then the CDC scripts (linkpeer_cdc.cpp), the
-// others, then the rkey exchange scripts (linkpeer_rkey.cpp).
+// others, then the rkey exchange scripts (linkpeer_rkey.cpp) and the ADD
+// LINK scripts (linkpeer_link.cpp).
 const std::vector<Script> &scripts()
 {
 	static const std::vector<Script> own = {
@@ -1196,6 +1211,7 @@ const std::vector<Script> &scripts()
 		v.insert(v.end(), cdc_scripts().begin(), cdc_scripts().end());
 		v.insert(v.end(), own.begin() + 1, own.end());
 		v.insert(v.end(), rkey_scripts().begin(), rkey_scripts().end());
+		v.insert(v.end(), link_scripts().begin(), link_scripts().end());
 		return v;
 	}();
 	return all;
@@ -1221,6 +1237,7 @@ int run_link_peer(const Config &c)
 	if (it == scripts().end())
 		throw smcr::ArgError("unknown link-peer script '" + c.script + "' (smctest link-peer --list)");
 	Peer p(c);
+	p.announce_max_links(it->max_links);
 	p.establish();
 	it->run(p, c);
 	say("link-peer " + c.script + ": ok (" + it->expect + ")");

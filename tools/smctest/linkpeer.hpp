@@ -1,7 +1,7 @@
 // smctest link-peer's SMC-R endpoint (linkpeer.cpp) and its scripts'
 // table entry, shared by the script families: the CDC scripts live in
 // linkpeer_cdc.cpp, the rkey exchange scripts in linkpeer_rkey.cpp, the
-// others in linkpeer.cpp.
+// ADD LINK scripts in linkpeer_link.cpp, the others in linkpeer.cpp.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +66,7 @@ struct LlcSeen {
 	uint8_t type;
 	uint8_t flags;
 	wire::Msg msg;
+	uint64_t ms = 0; // now_ms() when it came
 };
 
 class Peer {
@@ -77,6 +78,9 @@ public:
 
 	// TCP, CLC, the QP and CONFIRM LINK; the link is then usable.
 	void establish();
+	// The max links our CONFIRM LINK reply announces (A.3.1; default 1:
+	// the link group stays single). Set before establish().
+	void announce_max_links(uint8_t n) { max_links_ = n; }
 
 	// --- further contacts (3.5.2): another TCP connection, to port, with
 	// our peer ID, GID and MAC.
@@ -216,6 +220,10 @@ public:
 	uint16_t tx_seq() const { return tx_seq_; }
 	const clc::AcceptConfirmSpec &accept() const { return acc_; }
 	const verbs::Port &port() const { return port_; }
+	// this host's RoCE v2 IPv4 GIDs with their ports, port() among them
+	const std::vector<verbs::Port> &local_ports() const { return local_ports_; }
+	// the link's number, from smcr's CONFIRM LINK
+	uint8_t link_num() const { return link_num_; }
 
 private:
 	Contact check_accept(uint16_t port, UniqueFd fd, const clc::Bytes &a, bool first) const;
@@ -230,6 +238,7 @@ private:
 	UniqueFd fd_;
 	clc::ProposalSpec prop_;
 	clc::AcceptConfirmSpec acc_;
+	std::vector<verbs::Port> local_ports_;
 	verbs::Port port_;
 	// Buffers before the link, MRs after it: MRs go first, then the QP,
 	// CQ and PD, then the memory.
@@ -246,6 +255,7 @@ private:
 	uint64_t peer_addr_ = 0; // the server's RMBE
 	bool eyec_ = false;
 	uint8_t link_num_ = 0;
+	uint8_t max_links_ = 1;
 
 	unsigned tx_slot_ = 0;
 	unsigned sq_out_ = 0;
@@ -276,6 +286,8 @@ struct Script {
 	const char *desc;
 	const char *expect;
 	std::function<void(Peer &, const Config &)> run;
+	// the max links our CONFIRM LINK reply announces (Peer::announce_max_links())
+	uint8_t max_links = 1;
 };
 
 // A lie smcr must ignore: after it the honest exchange is byte-exact (the
@@ -289,6 +301,10 @@ void tcp_duplex(const Config &c, int fd, const std::string &label);
 void send_clc(int fd, const clc::Bytes &m);
 // "0x2a": a flags byte or error mask in a message
 std::string hex8(uint8_t v);
+// "0x1f000": an rkey, address or reason
+std::string hex_u64(uint64_t v);
+// a whole message in hex
+std::string hex_msg(const wire::Msg &m);
 
 // The CDC scripts (linkpeer_cdc.cpp): lies in cursors, sequence numbers
 // and flags.
@@ -296,5 +312,8 @@ const std::vector<Script> &cdc_scripts();
 // The rkey exchange scripts (linkpeer_rkey.cpp): CONFIRM RKEY and DELETE
 // RKEY both ways (RFC 7609 3.5.5.2).
 const std::vector<Script> &rkey_scripts();
+// The ADD LINK scripts (linkpeer_link.cpp): smcr's ADD LINK flow for a
+// second link (RFC 7609 3.5.1.6, A.3.2-A.3.4) answered with lies.
+const std::vector<Script> &link_scripts();
 
 } // namespace smctest::linkpeer

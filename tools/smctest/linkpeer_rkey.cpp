@@ -33,18 +33,6 @@ namespace {
 
 constexpr uint32_t kDeclErrRtok = 0x09990001;
 
-std::string hex_u64(uint64_t v)
-{
-	char b[24];
-	std::snprintf(b, sizeof(b), "0x%llx", static_cast<unsigned long long>(v));
-	return b;
-}
-
-std::string hex_msg(const wire::Msg &m)
-{
-	return clc::hex(clc::Bytes(m.begin(), m.end()), m.size());
-}
-
 // Seeded rkeys and addresses for our lies: rkeys distinct from each other
 // and from our RMB's (which smcr knows from our Confirm).
 class Keys {

@@ -1,7 +1,9 @@
 #include "verbs.hpp"
 
+#include <net/if.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -26,20 +28,6 @@ std::string read_line(const fs::path &p)
 	return s;
 }
 
-// "fe80:0000:...:0201" (sysfs) -> bytes; false if malformed.
-bool parse_sysfs_gid(const std::string &s, Gid &out)
-{
-	unsigned v[8];
-	if (std::sscanf(s.c_str(), "%4x:%4x:%4x:%4x:%4x:%4x:%4x:%4x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-			&v[6], &v[7]) != 8)
-		return false;
-	for (int i = 0; i < 8; ++i) {
-		out[2 * i] = static_cast<uint8_t>(v[i] >> 8);
-		out[2 * i + 1] = static_cast<uint8_t>(v[i]);
-	}
-	return true;
-}
-
 bool parse_mac(const std::string &s, std::array<uint8_t, 6> &out)
 {
 	unsigned v[6];
@@ -58,35 +46,60 @@ void check(int rc, const char *what)
 
 } // namespace
 
-Port find_port_ipv4(uint32_t addr)
+std::vector<Port> ports_ipv4()
+{
+	std::vector<Port> v;
+	int n = 0;
+	std::unique_ptr<ibv_device *, Deleter<ibv_free_device_list>> list(ibv_get_device_list(&n));
+	for (int i = 0; list && i < n; ++i) {
+		Context ctx(ibv_open_device(list.get()[i]));
+		ibv_device_attr da{};
+		if (!ctx || ibv_query_device(ctx.get(), &da))
+			continue;
+		size_t max = 0;
+		for (uint8_t port = 1; port <= da.phys_port_cnt; ++port) {
+			ibv_port_attr pa{};
+			if (!ibv_query_port(ctx.get(), port, &pa))
+				max += pa.gid_tbl_len;
+		}
+		// the valid entries only, in one ioctl (sysfs has a file per
+		// entry, valid or not: 1024 per rxe port, seconds on a debug
+		// kernel under TCG)
+		std::vector<ibv_gid_entry> gids(max);
+		const ssize_t got = max ? ibv_query_gid_table(ctx.get(), gids.data(), gids.size(), 0) : 0;
+		for (ssize_t k = 0; k < got; ++k) {
+			const ibv_gid_entry &e = gids[static_cast<size_t>(k)];
+			Gid gid;
+			std::memcpy(gid.data(), e.gid.raw, gid.size());
+			// ::ffff:a.b.c.d
+			if (e.gid_type != IBV_GID_TYPE_ROCE_V2 ||
+			    std::any_of(gid.begin(), gid.begin() + 10, [](uint8_t b) { return b; }) ||
+			    gid[10] != 0xff || gid[11] != 0xff)
+				continue;
+			char ndev[IF_NAMESIZE];
+			if (!if_indextoname(e.ndev_ifindex, ndev))
+				continue;
+			Port p;
+			p.dev = ibv_get_device_name(list.get()[i]);
+			p.port = static_cast<uint8_t>(e.port_num);
+			p.gid_index = static_cast<int>(e.gid_index);
+			p.gid = gid;
+			if (!parse_mac(read_line(fs::path("/sys/class/net") / ndev / "address"), p.mac))
+				throw Failure(std::string("no MAC address for ") + ndev);
+			v.push_back(p);
+		}
+	}
+	return v;
+}
+
+Port find_port_ipv4(const std::vector<Port> &ports, uint32_t addr)
 {
 	Gid want{};
 	want[10] = want[11] = 0xff;
 	std::memcpy(&want[12], &addr, 4);
-	const fs::path root = "/sys/class/infiniband";
-	std::error_code ec;
-	for (const auto &dev : fs::directory_iterator(root, ec)) {
-		for (const auto &port : fs::directory_iterator(dev.path() / "ports", ec)) {
-			for (const auto &g : fs::directory_iterator(port.path() / "gids", ec)) {
-				Gid gid;
-				if (!parse_sysfs_gid(read_line(g.path()), gid) || gid != want)
-					continue;
-				const auto idx = g.path().filename().string();
-				const auto attrs = port.path() / "gid_attrs";
-				if (read_line(attrs / "types" / idx) != "RoCE v2")
-					continue;
-				Port p;
-				p.dev = dev.path().filename().string();
-				p.port = static_cast<uint8_t>(std::stoi(port.path().filename().string()));
-				p.gid_index = std::stoi(idx);
-				p.gid = gid;
-				const auto ndev = read_line(attrs / "ndevs" / idx);
-				if (!parse_mac(read_line(fs::path("/sys/class/net") / ndev / "address"), p.mac))
-					throw Failure("no MAC address for " + ndev);
-				return p;
-			}
-		}
-	}
+	for (const Port &p : ports)
+		if (p.gid == want)
+			return p;
 	throw Skip("no RoCE v2 GID for this address on any RDMA device (rdma link add rxe0 type rxe netdev ...)");
 }
 

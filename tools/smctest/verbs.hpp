@@ -40,9 +40,12 @@ struct Port {
 	ibv_mtu active_mtu = IBV_MTU_1024;
 };
 
-// The RoCE port whose GID table holds the IPv4-mapped GID of addr (network
-// order), from sysfs; throws Failure if there is none.
-Port find_port_ipv4(uint32_t addr);
+// Every RoCE v2 IPv4-mapped GID of this host's RDMA ports (their GID
+// tables), with its port.
+std::vector<Port> ports_ipv4();
+// The one of ports for the IPv4 address addr (network order); throws
+// Skip if there is none.
+Port find_port_ipv4(const std::vector<Port> &ports, uint32_t addr);
 
 // Memory owned by the process, page-aligned, zeroed; registered separately.
 class Buffer {

@@ -149,7 +149,8 @@ std::optional<ConfirmLink> confirm_link_parse(const uint8_t *p, size_t len)
 
 Msg add_link_build(const AddLink &a)
 {
-	Msg m = llc_build(kAddLink, a.response ? kLlcResp : 0);
+	Msg m = llc_build(kAddLink, static_cast<uint8_t>((a.response ? kLlcResp : 0) | (a.reject ? kAddLinkRej : 0)));
+	m[2] = a.reason;
 	std::memcpy(&m[4], a.mac.data(), 6);
 	std::memcpy(&m[12], a.gid.data(), 16);
 	put24(&m[28], a.qpn);
@@ -157,6 +158,50 @@ Msg add_link_build(const AddLink &a)
 	m[32] = a.mtu & 0x0f;
 	put24(&m[33], a.psn);
 	return m;
+}
+
+std::optional<AddLink> add_link_parse(const uint8_t *p, size_t len)
+{
+	if (len < kMsgLen || p[0] != kAddLink || p[1] != kMsgLen)
+		return std::nullopt;
+	AddLink a;
+	a.response = p[3] & kLlcResp;
+	a.reject = p[3] & kAddLinkRej;
+	a.reason = p[2];
+	std::memcpy(a.mac.data(), &p[4], 6);
+	std::memcpy(a.gid.data(), &p[12], 16);
+	a.qpn = get24(&p[28]);
+	a.link_num = p[31];
+	a.mtu = p[32];
+	a.psn = get24(&p[33]);
+	return a;
+}
+
+// A.3.3, Figures 33/34
+Msg add_link_cont_build(const AddLinkCont &c)
+{
+	Msg m = llc_build(kAddLinkCont, c.response ? kLlcResp : 0);
+	m[4] = c.link_num;
+	m[5] = c.num_rkeys;
+	for (size_t i = 0; i < c.pairs.size(); ++i) {
+		put32(&m[8 + 16 * i], c.pairs[i].ref_rkey);
+		put32(&m[12 + 16 * i], c.pairs[i].new_rkey);
+		put64(&m[16 + 16 * i], c.pairs[i].new_vaddr);
+	}
+	return m;
+}
+
+std::optional<AddLinkCont> add_link_cont_parse(const uint8_t *p, size_t len)
+{
+	if (len < kMsgLen || p[0] != kAddLinkCont || p[1] != kMsgLen)
+		return std::nullopt;
+	AddLinkCont c;
+	c.response = p[3] & kLlcResp;
+	c.link_num = p[4];
+	c.num_rkeys = p[5];
+	for (size_t i = 0; i < c.pairs.size(); ++i)
+		c.pairs[i] = {get32(&p[8 + 16 * i]), get32(&p[12 + 16 * i]), get64(&p[16 + 16 * i])};
+	return c;
 }
 
 // A.3.4, Figure 35: link number 4, reason 5..8
@@ -167,6 +212,13 @@ Msg delete_link_build(bool response, bool all, bool orderly, uint8_t link_num, u
 	m[4] = link_num;
 	put32(&m[5], reason);
 	return m;
+}
+
+std::optional<DeleteLink> delete_link_parse(const uint8_t *p, size_t len)
+{
+	if (len < kMsgLen || p[0] != kDeleteLink || p[1] != kMsgLen)
+		return std::nullopt;
+	return DeleteLink{p[3], p[4], get32(&p[5])};
 }
 
 // A.3.5, Figure 36

@@ -78,23 +78,60 @@ std::optional<ConfirmLink> confirm_link_parse(const uint8_t *p, size_t len);
 
 // ADD LINK (A.3.2) in Linux's layout (include/smcr/llc_wire.h): MAC 4,
 // two reserved bytes, GID 12, QPN 28, link 31, MTU 32 (low nibble), PSN 33.
-// A client's request is a hint with link number 0 (3.5.5.1.2).
+// A client's request is a hint with link number 0 (3.5.5.1.2). A reply
+// may reject (Z, flag 0x40) with a reason code in byte 2.
+inline constexpr uint8_t kAddLinkRej = 0x40;
+enum : uint8_t { kAddLinkRsnNoAltPath = 1, kAddLinkRsnInvalidMtu = 2 };
+
 struct AddLink {
 	bool response = false;
+	bool reject = false;
+	uint8_t reason = 0;	// byte 2, as given (a lie may set the high nibble)
 	std::array<uint8_t, 6> mac{};
 	std::array<uint8_t, 16> gid{};
 	uint32_t qpn = 0;
 	uint8_t link_num = 0;
-	uint8_t mtu = 0;
+	uint8_t mtu = 0;	// MTU code: byte 32's low nibble when built
 	uint32_t psn = 0;
 };
 
 Msg add_link_build(const AddLink &a);
+// Any 44-byte ADD LINK (type 2); mtu is byte 32 whole (its high nibble is
+// reserved), reason byte 2 whole.
+std::optional<AddLink> add_link_parse(const uint8_t *p, size_t len);
+
+// ADD LINK CONTINUATION (A.3.3, Figures 33/34): link number 4, NumRTokens
+// 5 (pairs left, these included), two reserved bytes, then two pairs
+// {RKey on the carrying link, RKey and virtual address on the new link}
+// at 8 and 24 (zeros when unused), four reserved bytes.
+struct RkeyPair {
+	uint32_t ref_rkey = 0;
+	uint32_t new_rkey = 0;
+	uint64_t new_vaddr = 0;
+	bool operator==(const RkeyPair &) const = default;
+};
+
+struct AddLinkCont {
+	bool response = false;
+	uint8_t link_num = 0;
+	uint8_t num_rkeys = 0;
+	std::array<RkeyPair, 2> pairs{};
+	bool operator==(const AddLinkCont &) const = default;
+};
+
+Msg add_link_cont_build(const AddLinkCont &c);
+std::optional<AddLinkCont> add_link_cont_parse(const uint8_t *p, size_t len);
 
 // Any LLC message: header, then the body bytes as given (zero padded).
 Msg llc_build(uint8_t type, uint8_t flags, const uint8_t *body = nullptr, size_t body_len = 0);
 // DELETE LINK (A.3.4): link number, reason; flags 0x40 all, 0x20 orderly
 Msg delete_link_build(bool response, bool all, bool orderly, uint8_t link_num, uint32_t reason);
+struct DeleteLink {
+	uint8_t flags = 0; // byte 3 whole (R, A, O)
+	uint8_t link_num = 0;
+	uint32_t reason = 0;
+};
+std::optional<DeleteLink> delete_link_parse(const uint8_t *p, size_t len);
 
 // CONFIRM RKEY, its CONTINUATION, DELETE RKEY (A.3.5-A.3.7): byte 3
 // flags besides R

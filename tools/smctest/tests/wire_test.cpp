@@ -30,6 +30,20 @@ const Msg golden_add_link_req = {
 	0x09, 0x02, 0x05, 0x12, 0x34, 0x56, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
+// kunit/llc_test.c golden_add_link_rej (the request echoed, R, Z, reason 1)
+const Msg golden_add_link_rej = {
+	0x02, 0x2C, 0x01, 0xC0, 0x02, 0x00, 0x00, 0xdd, 0xee, 0xff, 0x00, 0x00, 0xfe, 0x80, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xfe, 0xdd, 0xee, 0xff, 0x00, 0x00,
+	0x09, 0x02, 0x05, 0x12, 0x34, 0x56, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+// kunit/llc_test.c golden_add_link_cont_req (3 pairs left, 2 here)
+const Msg golden_add_link_cont_req = {
+	0x03, 0x2C, 0x00, 0x00, 0x02, 0x03, 0x00, 0x00, 0x00, 0x00, 0x11, 0x11, 0x00, 0x00, 0x22,
+	0x22, 0x00, 0x00, 0x00, 0x01, 0x23, 0x45, 0x60, 0x00, 0x00, 0x00, 0x33, 0x33, 0x00, 0x00,
+	0x44, 0x44, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
 // kunit/llc_test.c golden_confirm_rkey_req (Figure 12: new RMB on link 1,
 // its RToken on link 2)
 const Msg golden_confirm_rkey_req = {
@@ -125,6 +139,53 @@ TEST(Wire, AddLinkGolden)
 	EXPECT_EQ(add_link_build(a)[3], kLlcResp);
 }
 
+TEST(Wire, AddLinkRejectGolden)
+{
+	AddLink a;
+	a.response = true;
+	a.reject = true;
+	a.reason = kAddLinkRsnNoAltPath;
+	a.mac = {0x02, 0x00, 0x00, 0xdd, 0xee, 0xff};
+	a.gid = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xfe, 0xdd, 0xee, 0xff};
+	a.qpn = 9;
+	a.link_num = 2;
+	a.mtu = 5;
+	a.psn = 0x123456;
+	EXPECT_EQ(add_link_build(a), golden_add_link_rej);
+	auto p = add_link_parse(golden_add_link_rej.data(), kMsgLen);
+	ASSERT_TRUE(p);
+	EXPECT_TRUE(p->response);
+	EXPECT_TRUE(p->reject);
+	EXPECT_EQ(p->reason, kAddLinkRsnNoAltPath);
+	EXPECT_EQ(p->mac, a.mac);
+	EXPECT_EQ(p->gid, a.gid);
+	EXPECT_EQ(p->qpn, 9u);
+	EXPECT_EQ(p->link_num, 2);
+	EXPECT_EQ(p->mtu, 5);
+	EXPECT_EQ(p->psn, 0x123456u);
+	auto q = add_link_parse(golden_add_link_req.data(), kMsgLen);
+	ASSERT_TRUE(q);
+	EXPECT_FALSE(q->response);
+	EXPECT_FALSE(q->reject);
+	EXPECT_EQ(q->reason, 0);
+	EXPECT_FALSE(add_link_parse(golden_add_link_cont_req.data(), kMsgLen));
+}
+
+TEST(Wire, AddLinkContGolden)
+{
+	AddLinkCont c;
+	c.link_num = 2;
+	c.num_rkeys = 3;
+	c.pairs = {RkeyPair{0x1111, 0x2222, 0x123456000ULL}, RkeyPair{0x3333, 0x4444, 0xfffffffffffff000ULL}};
+	EXPECT_EQ(add_link_cont_build(c), golden_add_link_cont_req);
+	auto p = add_link_cont_parse(golden_add_link_cont_req.data(), kMsgLen);
+	ASSERT_TRUE(p);
+	EXPECT_EQ(*p, c);
+	c.response = true;
+	EXPECT_EQ(add_link_cont_build(c)[3], kLlcResp);
+	EXPECT_FALSE(add_link_cont_parse(golden_add_link_req.data(), kMsgLen));
+}
+
 TEST(Wire, DeleteLinkLayout)
 {
 	Msg m = delete_link_build(false, true, true, 0, 0x00020000);
@@ -136,6 +197,13 @@ TEST(Wire, DeleteLinkLayout)
 	EXPECT_EQ(m[6], 0x02);
 	EXPECT_EQ(m[7], 0x00);
 	EXPECT_EQ(m[8], 0x00);
+	auto d = delete_link_parse(delete_link_build(false, false, false, 2, 0x00010000).data(), kMsgLen);
+	ASSERT_TRUE(d);
+	EXPECT_EQ(d->flags, 0);
+	EXPECT_EQ(d->link_num, 2);
+	EXPECT_EQ(d->reason, 0x00010000u);
+	EXPECT_EQ(delete_link_parse(m.data(), kMsgLen)->flags, 0x60);
+	EXPECT_FALSE(delete_link_parse(golden_add_link_req.data(), kMsgLen));
 }
 
 TEST(Wire, ConfirmRkeyGolden)
