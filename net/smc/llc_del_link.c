@@ -9,12 +9,13 @@
  *
  *   - its connections move to the other link (smc_llc_move_conns()): a
  *     connection then writes with the peer's RToken of its RMB on that
- *     link (from CONFIRM RKEY or ADD LINK CONTINUATION). Only connections
- *     with nothing in flight move - no CDC message or RDMA write of theirs
- *     is outstanding on the lost link, so nothing of theirs can have been
- *     lost with it. Resending what a lost link may have dropped is
- *     failover, which smcr does not do yet: a link group with a busy
- *     connection on the lost link ends, as it always did;
+ *     link (from CONFIRM RKEY or ADD LINK CONTINUATION). Only established
+ *     connections with nothing outstanding move: every CDC message and
+ *     RDMA write of theirs completed successfully on the lost link and
+ *     none is being prepared, so nothing of theirs can have been lost
+ *     with it. Resending what a lost link may have dropped is failover,
+ *     which smcr does not do yet: a link group with a connection that
+ *     cannot move ends, as it always did;
  *   - the server tells the client with DELETE LINK (the link's number,
  *     orderly when its device was removed, else "lost path") and waits for
  *     the reply; a client tells the server with a DELETE LINK request of
@@ -136,7 +137,7 @@ static bool smc_llc_del_link_prepare(struct smc_link *lnk,
 	spin_unlock_bh(&lgr->rtok_lock);
 	if (rtok_n < 0) {
 		smc_lgr_terminate(lgr, true,
-				  "link down with connections in flight on it");
+				  "link down with a connection that cannot move");
 		return false;
 	}
 	return true;
