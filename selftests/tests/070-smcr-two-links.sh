@@ -1,6 +1,6 @@
 #!/bin/bash
 # DESC: smcr to smcr with smcr_max_links_per_lgr 2: the server adds a second link on rxe1/eth1 after the first contact; the link group is symmetric with 2 ACTIVE links on both sides, and the connections made after it spread over both links, SMC-R, byte-exact
-# SMOKE: no
+# SMOKE: yes
 # PEER: yes
 # TIMEOUT: 240
 #
