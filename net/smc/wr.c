@@ -440,18 +440,24 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 					  !smc_wr_link_usable(lnk) ||
 					  (took = smc_wr_tx_try(lnk, &idx)),
 					  left);
-		if (!smc_wr_link_usable(lnk)) {
-			if (took)
-				smc_wr_tx_put(lnk, smc_wr_tx_buf(lnk, idx));
-			return -ENOLINK;
-		}
-		if (!took) {
+		if (!took && smc_wr_link_usable(lnk)) {
 			pr_warn_ratelimited("link group %u link %u: no send buffer free for %u ms, link down\n",
 					    lnk->lgr->id, lnk->link_id,
 					    READ_ONCE(smc_llc_timeout_ms));
 			smc_link_down(lnk);
-			return -ENOLINK;
 		}
+		if (!took)
+			return -ENOLINK;
+	}
+	/*
+	 * Again with the buffer taken: the teardown makes the link unusable
+	 * before it waits for every taken buffer (smc_wr_drain()), so a link
+	 * still usable now keeps its buffers until this one is given back
+	 */
+	if (!smc_wr_link_usable(lnk)) {
+		clear_bit_unlock(idx, &lnk->wr.tx_busy);
+		wake_up(&lnk->wr.tx_wait);
+		return -ENOLINK;
 	}
 	lnk->wr.tx_slots[idx].cdc = false;
 	*buf = smc_wr_tx_buf(lnk, idx);
