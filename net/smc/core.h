@@ -804,6 +804,8 @@ struct smc_link *smc_lgr_find_link(struct smc_link_group *lgr,
 				   const u8 *peer_gid, u32 peer_qpn);
 u8 smc_lgr_active_links(struct smc_link_group *lgr);
 struct smc_link *smc_llc_ref_link(struct smc_link_group *lgr);
+bool smc_llc_link_num_used(struct smc_link_group *lgr, u8 link_num,
+			   const struct smc_link *except);
 
 /* llc_del_link.c */
 void smc_llc_del_link_work(struct work_struct *work);

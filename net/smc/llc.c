@@ -219,16 +219,6 @@ static void smc_llc_add_link_hint(struct smc_link *lnk,
 			    lgr->id, req->add_link.gid);
 }
 
-static bool smc_llc_has_link(struct smc_link_group *lgr, u8 link_num)
-{
-	int i;
-
-	for (i = 0; i < SMC_LGR_LINKS; i++)
-		if (lgr->lnk[i].sdev && lgr->lnk[i].link_id == link_num)
-			return true;
-	return false;
-}
-
 /* Has @lgr an active link other than number @link_num? */
 static bool smc_llc_other_active(struct smc_link_group *lgr, u8 link_num)
 {
@@ -247,7 +237,8 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 	struct smc_llc_msg_info resp = *req;
 
 	if (!req->delete_link.all &&
-	    !smc_llc_has_link(lnk->lgr, req->delete_link.link_num)) {
+	    !smc_llc_link_num_used(lnk->lgr, req->delete_link.link_num,
+				   NULL)) {
 		pr_info_ratelimited("link group %u: DELETE LINK of link %u, which it does not have%s\n",
 				    lnk->lgr->id, req->delete_link.link_num,
 				    lnk->lgr->server ? ": ignored" : "");

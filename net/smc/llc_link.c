@@ -162,9 +162,17 @@ static struct smc_link *smc_llc_free_slot(struct smc_link_group *lgr)
 	return NULL;
 }
 
-/* Is @link_num the number of a link of @lgr other than @except? */
-static bool smc_llc_link_num_used(struct smc_link_group *lgr, u8 link_num,
-				  const struct smc_link *except)
+/**
+ * smc_llc_link_num_used() - does a link of a link group have this number?
+ * @lgr: the link group
+ * @link_num: the number
+ * @except: a link not to count, or NULL
+ *
+ * Return: true if a link of @lgr other than @except (set up, or being set
+ * up or torn down) has number @link_num.
+ */
+bool smc_llc_link_num_used(struct smc_link_group *lgr, u8 link_num,
+			   const struct smc_link *except)
 {
 	int i;
 
