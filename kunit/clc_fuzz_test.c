@@ -165,10 +165,10 @@ static void fz_seed_acc(struct fuzz_ctx *c, u8 type, bool fc)
 
 	memset(info.gid, 0x44, SMC_GID_LEN);
 	if (type == SMC_CLC_ACCEPT)
-		KUNIT_ASSERT_EQ(c->test, smc_clc_accept_build((void *)s->msg,
+		KUNIT_ASSERT_EQ(c->test, smc_clc_accept_build((void *)s->msg, 68,
 							      &info), 68);
 	else
-		KUNIT_ASSERT_EQ(c->test, smc_clc_confirm_build((void *)s->msg,
+		KUNIT_ASSERT_EQ(c->test, smc_clc_confirm_build((void *)s->msg, 68,
 							       &info), 68);
 	fz_field(s, 7);
 	fz_field(s, 50);
@@ -265,9 +265,9 @@ static void fz_check_acc(struct fuzz_ctx *c, const u8 *msg, size_t len,
 	KUNIT_ASSERT_LE(test, c->acc.psn, SMC_CLC_U24_MAX);
 	KUNIT_ASSERT_LE(test, c->acc.rmbe_size_code, 15);
 	if (type == SMC_CLC_ACCEPT)
-		n = smc_clc_accept_build(out, &c->acc);
+		n = smc_clc_accept_build(out, sizeof(c->out), &c->acc);
 	else
-		n = smc_clc_confirm_build(out, &c->acc);
+		n = smc_clc_confirm_build(out, sizeof(c->out), &c->acc);
 	if (smc_clc_mtu_to_bytes(c->acc.mtu_code) < 0) {
 		/* only possible without first contact; never sent by us */
 		KUNIT_ASSERT_FALSE(test, c->acc.first_contact);

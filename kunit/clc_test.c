@@ -476,7 +476,7 @@ static void clc_proposal_parse_golden_v4(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.type_v1, SMC_CLC_TYPE_R);
 	KUNIT_EXPECT_EQ(test, info.type_v2, SMC_CLC_TYPE_N);
 	KUNIT_EXPECT_TRUE(test, info.smcr_v1);
-	KUNIT_EXPECT_EQ(test, smc_clc_proposal_check_smcr_v1(&info), 0);
+	KUNIT_EXPECT_FALSE(test, info.smcr_v2);
 	KUNIT_EXPECT_MEMEQ(test, info.peer_id, test_peer_id, SMC_PEER_ID_LEN);
 	KUNIT_EXPECT_MEMEQ(test, info.gid, test_gid, SMC_GID_LEN);
 	KUNIT_EXPECT_MEMEQ(test, info.mac, test_mac, SMC_MAC_LEN);
@@ -655,8 +655,7 @@ static void clc_proposal_no_smcr_v1(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, len, 124);
 	KUNIT_ASSERT_EQ(test, smc_clc_proposal_parse(b, len, &info), 0);
 	KUNIT_EXPECT_FALSE(test, info.smcr_v1);
-	KUNIT_EXPECT_EQ(test, smc_clc_proposal_check_smcr_v1(&info),
-			-EOPNOTSUPP);
+	KUNIT_EXPECT_TRUE(test, info.smcr_v2);
 	KUNIT_EXPECT_EQ(test, smc_clc_decline_code(-EOPNOTSUPP),
 			(u32)SMC_CLC_DECL_MODEUNSUPP);
 	/* SMC-D v1 only */
@@ -666,8 +665,8 @@ static void clc_proposal_no_smcr_v1(struct kunit *test)
 	/* neither, neither */
 	len = tb_prop_v2(b, SMC_CLC_TYPE_N, SMC_CLC_TYPE_N, 0, 0, 0);
 	KUNIT_ASSERT_EQ(test, smc_clc_proposal_parse(b, len, &info), 0);
-	KUNIT_EXPECT_EQ(test, smc_clc_proposal_check_smcr_v1(&info),
-			-EOPNOTSUPP);
+	KUNIT_EXPECT_FALSE(test, info.smcr_v1);
+	KUNIT_EXPECT_FALSE(test, info.smcr_v2);
 }
 
 static void clc_proposal_v1_area_offset(struct kunit *test)
@@ -944,7 +943,7 @@ static void clc_accept_build_golden(struct kunit *test)
 {
 	struct smc_clc_accept_confirm msg;
 
-	KUNIT_ASSERT_EQ(test, smc_clc_accept_build(&msg, &golden_accept_info),
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_build(&msg, sizeof(msg), &golden_accept_info),
 			68);
 	KUNIT_EXPECT_MEMEQ(test, &msg, golden_accept, 68);
 }
@@ -954,7 +953,7 @@ static void clc_confirm_build_golden(struct kunit *test)
 	struct smc_clc_accept_confirm msg;
 
 	KUNIT_ASSERT_EQ(test,
-			smc_clc_confirm_build(&msg, &golden_confirm_info), 68);
+			smc_clc_confirm_build(&msg, sizeof(msg), &golden_confirm_info), 68);
 	KUNIT_EXPECT_MEMEQ(test, &msg, golden_confirm, 68);
 }
 
@@ -989,11 +988,11 @@ static void clc_accept_roundtrip_first_contact(struct kunit *test)
 
 	for (fc = 0; fc < 2; fc++) {
 		in.first_contact = fc;
-		KUNIT_ASSERT_EQ(test, smc_clc_accept_build(&msg, &in), 68);
+		KUNIT_ASSERT_EQ(test, smc_clc_accept_build(&msg, sizeof(msg), &in), 68);
 		KUNIT_EXPECT_EQ(test, msg.hdr.flags, fc ? 0x18 : 0x10);
 		KUNIT_ASSERT_EQ(test, smc_clc_accept_parse(&msg, 68, &out), 0);
 		expect_accept_info_eq(test, &out, &in);
-		KUNIT_ASSERT_EQ(test, smc_clc_confirm_build(&msg, &in), 68);
+		KUNIT_ASSERT_EQ(test, smc_clc_confirm_build(&msg, sizeof(msg), &in), 68);
 		KUNIT_ASSERT_EQ(test, smc_clc_confirm_parse(&msg, 68, &out), 0);
 		expect_accept_info_eq(test, &out, &in);
 	}
@@ -1013,7 +1012,7 @@ static void clc_accept_roundtrip_maxima(struct kunit *test)
 	in.rmbe_size_code = 15;
 	in.mtu_code = 5;
 	in.rmb_vaddr = ~0ULL;
-	KUNIT_ASSERT_EQ(test, smc_clc_accept_build(&msg, &in), 68);
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_build(&msg, sizeof(msg), &in), 68);
 	KUNIT_EXPECT_EQ(test, b[38], 0xff);
 	KUNIT_EXPECT_EQ(test, b[40], 0xff);
 	KUNIT_EXPECT_EQ(test, b[50], 0xf5);
@@ -1028,7 +1027,7 @@ static void clc_accept_roundtrip_maxima(struct kunit *test)
 	in.rmbe_size_code = 0;
 	in.mtu_code = 1;
 	in.rmb_vaddr = 0;
-	KUNIT_ASSERT_EQ(test, smc_clc_confirm_build(&msg, &in), 68);
+	KUNIT_ASSERT_EQ(test, smc_clc_confirm_build(&msg, sizeof(msg), &in), 68);
 	KUNIT_ASSERT_EQ(test, smc_clc_confirm_parse(&msg, 68, &out), 0);
 	expect_accept_info_eq(test, &out, &in);
 }
@@ -1039,18 +1038,18 @@ static void clc_accept_build_invalid(struct kunit *test)
 	struct smc_clc_accept_confirm msg;
 
 	in.qpn = 0x1000000;
-	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(&msg, &in), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(&msg, sizeof(msg), &in), -EINVAL);
 	in = golden_accept_info;
 	in.psn = 0x1000000;
-	KUNIT_EXPECT_EQ(test, smc_clc_confirm_build(&msg, &in), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_clc_confirm_build(&msg, sizeof(msg), &in), -EINVAL);
 	in = golden_accept_info;
 	in.rmbe_size_code = 16;
-	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(&msg, &in), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(&msg, sizeof(msg), &in), -EINVAL);
 	in = golden_accept_info;
 	in.mtu_code = 0;
-	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(&msg, &in), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(&msg, sizeof(msg), &in), -EINVAL);
 	in.mtu_code = 6;
-	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(&msg, &in), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(&msg, sizeof(msg), &in), -EINVAL);
 }
 
 static void clc_accept_reject_length(struct kunit *test)
@@ -1159,7 +1158,12 @@ static size_t tb_acc_v2(u8 *b, u8 type, bool fc, size_t fce, u8 gids)
 	memset(b + 64, 'E', 32);	/* EID */
 	if (fc) {
 		b[len] = 0x80;		/* v2 direct */
-		b[len + 1] = 0x21;	/* Linux, release 1 */
+		/* Linux; release 1 has the long extension */
+		b[len + 1] = fce == 36 ? 0x20 : 0x21;
+		if (fce == 52) {
+			b[len + 36] = 200;	/* max_conns */
+			b[len + 37] = 2;	/* max_links */
+		}
 		len += fce;
 		if (type == SMC_CLC_CONFIRM) {
 			b[len] = gids;
@@ -1172,33 +1176,209 @@ static size_t tb_acc_v2(u8 *b, u8 type, bool fc, size_t fce, u8 gids)
 	return len;
 }
 
-static void clc_accept_v2_recognised(struct kunit *test)
+static void clc_accept_v2_parse(struct kunit *test)
 {
 	struct smc_clc_accept_info info;
 	u8 *b = kunit_kzalloc(test, TB_ACC_SIZE, GFP_KERNEL);
+	u8 eid[SMC_EID_LEN];
 	size_t len;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
+	memset(eid, 'E', sizeof(eid));
 	len = tb_acc_v2(b, SMC_CLC_ACCEPT, false, 0, 0);
 	KUNIT_ASSERT_EQ(test, len, 108);
-	KUNIT_EXPECT_EQ(test, smc_clc_accept_parse(b, len, &info),
-			-EPROTONOSUPPORT);
-	KUNIT_EXPECT_EQ(test, smc_clc_decline_code(-EPROTONOSUPPORT),
-			(u32)SMC_CLC_DECL_VERSMISMAT);
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_parse(b, len, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.version, 2);
+	KUNIT_EXPECT_FALSE(test, info.first_contact);
+	KUNIT_EXPECT_FALSE(test, info.v2.has_fce);
+	KUNIT_EXPECT_MEMEQ(test, info.v2.eid, eid, SMC_EID_LEN);
+	KUNIT_EXPECT_EQ(test, info.qpn, golden_accept_info.qpn);
+	KUNIT_EXPECT_EQ(test, info.rmb_vaddr, golden_accept_info.rmb_vaddr);
+
 	len = tb_acc_v2(b, SMC_CLC_ACCEPT, true, 52, 0);
 	KUNIT_ASSERT_EQ(test, len, 160);
-	KUNIT_EXPECT_EQ(test, smc_clc_accept_parse(b, len, &info),
-			-EPROTONOSUPPORT);
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_parse(b, len, &info), 0);
+	KUNIT_EXPECT_TRUE(test, info.v2.has_fce);
+	KUNIT_EXPECT_TRUE(test, info.v2.v2_direct);
+	KUNIT_EXPECT_EQ(test, info.v2.os_type, SMC_CLC_OS_LINUX);
+	KUNIT_EXPECT_EQ(test, info.v2.release, 1);
+	KUNIT_EXPECT_EQ(test, info.v2.max_conns, 200);
+	KUNIT_EXPECT_EQ(test, info.v2.max_links, 2);
+
 	len = tb_acc_v2(b, SMC_CLC_ACCEPT, true, 36, 0);
-	KUNIT_EXPECT_EQ(test, smc_clc_accept_parse(b, len, &info),
-			-EPROTONOSUPPORT);
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_parse(b, len, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.v2.release, 0);
+	KUNIT_EXPECT_EQ(test, info.v2.max_conns, 0);
+
 	len = tb_acc_v2(b, SMC_CLC_CONFIRM, true, 52, 2);
 	KUNIT_ASSERT_EQ(test, len, 196);
-	KUNIT_EXPECT_EQ(test, smc_clc_confirm_parse(b, len, &info),
-			-EPROTONOSUPPORT);
+	KUNIT_ASSERT_EQ(test, smc_clc_confirm_parse(b, len, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.v2.gid_cnt, 2);
 	len = tb_acc_v2(b, SMC_CLC_CONFIRM, false, 0, 0);
-	KUNIT_EXPECT_EQ(test, smc_clc_confirm_parse(b, len, &info),
-			-EPROTONOSUPPORT);
+	KUNIT_ASSERT_EQ(test, smc_clc_confirm_parse(b, len, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.v2.gid_cnt, 0);
+}
+
+/* What smcr builds in version 2 reads back the same */
+static void clc_accept_v2_roundtrip(struct kunit *test)
+{
+	struct smc_clc_accept_info in = golden_accept_info, out;
+	u8 *b = kunit_kzalloc(test, TB_ACC_SIZE, GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	in.version = 2;
+	in.first_contact = true;
+	memset(in.v2.eid, 'X', SMC_EID_LEN);
+	in.v2.has_fce = true;
+	in.v2.os_type = SMC_CLC_OS_LINUX;
+	in.v2.release = 1;
+	in.v2.v2_direct = true;
+	in.v2.max_conns = 255;
+	in.v2.max_links = 1;
+	in.v2.gid_cnt = 1;
+	memset(in.v2.gids[0], 0x5a, SMC_GID_LEN);
+	len = smc_clc_confirm_build(b, TB_ACC_SIZE, &in);
+	KUNIT_ASSERT_EQ(test, len, 104 + 52 + 4 + 16 + 4);
+	KUNIT_EXPECT_EQ(test, b[7], 0x28);
+	KUNIT_EXPECT_EQ(test, b[104], 0x80);
+	KUNIT_EXPECT_EQ(test, b[105], 0x21);
+	KUNIT_ASSERT_EQ(test, smc_clc_confirm_parse(b, len, &out), 0);
+	KUNIT_EXPECT_MEMEQ(test, &out.v2, &in.v2, sizeof(in.v2));
+	KUNIT_EXPECT_EQ(test, out.qpn, in.qpn);
+	KUNIT_EXPECT_EQ(test, out.psn, in.psn);
+	/* an Accept has no GID list; release 0 the short extension */
+	in.v2.release = 0;
+	in.v2.max_conns = 0;
+	in.v2.max_links = 0;
+	in.v2.gid_cnt = 0;
+	memset(in.v2.gids, 0, sizeof(in.v2.gids));
+	len = smc_clc_accept_build(b, TB_ACC_SIZE, &in);
+	KUNIT_ASSERT_EQ(test, len, 104 + 36 + 4);
+	KUNIT_ASSERT_EQ(test, smc_clc_accept_parse(b, len, &out), 0);
+	KUNIT_EXPECT_MEMEQ(test, &out.v2, &in.v2, sizeof(in.v2));
+	/* too small a buffer; an extension without first contact */
+	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(b, len - 1, &in), -EMSGSIZE);
+	in.first_contact = false;
+	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(b, TB_ACC_SIZE, &in),
+			-EINVAL);
+}
+
+/* A v2 Proposal of smcr: Linux's layout, parsed back by our parser */
+static void clc_proposal_v2_build(struct kunit *test)
+{
+	struct smc_clc_proposal_info in = {}, out;
+	u8 *b = kunit_kzalloc(test, SMC_CLC_MAX_LEN, GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	in.smcr_v1 = true;
+	in.smcr_v2 = true;
+	memcpy(in.peer_id, test_peer_id, SMC_PEER_ID_LEN);
+	in.prefixes.ipv4_cnt = 1;
+	in.prefixes.ipv4[0].addr = cpu_to_be32(0xc0000200);
+	in.prefixes.ipv4[0].len = 24;
+	in.release = 1;
+	memset(in.roce_v2_gid + 10, 0xff, 2);
+	in.max_conns = 255;
+	in.max_links = 2;
+	in.eid_cnt = 2;
+	memset(in.eids[0], 'A', SMC_EID_LEN);
+	memset(in.eids[1], 'B', SMC_EID_LEN);
+	len = smc_clc_proposal_build(b, SMC_CLC_MAX_LEN, &in);
+	/* 40 + SMC-D area 40 + prefixes 8 + v2 ext 40 + 2 EIDs + trailer */
+	KUNIT_ASSERT_EQ(test, len, 40 + 40 + 8 + 40 + 64 + 4);
+	KUNIT_EXPECT_EQ(test, b[7], 0x24);	/* v2, typev2 R, typev1 R */
+	KUNIT_ASSERT_EQ(test, smc_clc_proposal_parse(b, len, &out), 0);
+	KUNIT_EXPECT_TRUE(test, out.smcr_v1);
+	KUNIT_EXPECT_TRUE(test, out.smcr_v2);
+	KUNIT_EXPECT_EQ(test, out.release, 1);
+	KUNIT_EXPECT_EQ(test, out.max_conns, 255);
+	KUNIT_EXPECT_EQ(test, out.max_links, 2);
+	KUNIT_EXPECT_EQ(test, out.eid_cnt, 2);
+	KUNIT_EXPECT_MEMEQ(test, out.eids, in.eids, 2 * SMC_EID_LEN);
+	KUNIT_EXPECT_MEMEQ(test, out.roce_v2_gid, in.roce_v2_gid, SMC_GID_LEN);
+	KUNIT_EXPECT_EQ(test, out.prefixes.ipv4[0].len, 24);
+	/* v2 only: no prefix area, IP area offset 0 (as Linux) */
+	in.smcr_v1 = false;
+	len = smc_clc_proposal_build(b, SMC_CLC_MAX_LEN, &in);
+	KUNIT_ASSERT_EQ(test, len, 40 + 40 + 40 + 64 + 4);
+	KUNIT_EXPECT_EQ(test, b[7], 0x26);
+	KUNIT_EXPECT_EQ(test, b[38] << 8 | b[39], 0);
+	KUNIT_ASSERT_EQ(test, smc_clc_proposal_parse(b, len, &out), 0);
+	KUNIT_EXPECT_FALSE(test, out.smcr_v1);
+	KUNIT_EXPECT_TRUE(test, out.smcr_v2);
+	in.eid_cnt = SMC_CLC_MAX_EID + 1;
+	KUNIT_EXPECT_EQ(test, smc_clc_proposal_build(b, SMC_CLC_MAX_LEN, &in),
+			-EINVAL);
+}
+
+static void clc_v2_eid_match(struct kunit *test)
+{
+	struct smc_clc_proposal_info prop = { .eid_cnt = 2 };
+	u8 ours[2][SMC_EID_LEN], eid[SMC_EID_LEN];
+
+	memset(prop.eids[0], 'A', SMC_EID_LEN);
+	memset(prop.eids[1], 'B', SMC_EID_LEN);
+	memset(ours[0], 'C', SMC_EID_LEN);
+	memset(ours[1], 'B', SMC_EID_LEN);
+	KUNIT_EXPECT_EQ(test, smc_clc_eid_match(&prop, ours[0], 2, eid), 0);
+	KUNIT_EXPECT_MEMEQ(test, eid, ours[1], SMC_EID_LEN);
+	/* the client's order decides */
+	memset(ours[0], 'A', SMC_EID_LEN);
+	KUNIT_EXPECT_EQ(test, smc_clc_eid_match(&prop, ours[0], 2, eid), 0);
+	KUNIT_EXPECT_MEMEQ(test, eid, prop.eids[0], SMC_EID_LEN);
+	KUNIT_EXPECT_EQ(test, smc_clc_eid_match(&prop, ours[0], 0, eid), -ENOENT);
+	prop.eid_cnt = 0;
+	KUNIT_EXPECT_EQ(test, smc_clc_eid_match(&prop, ours[0], 2, eid), -ENOENT);
+}
+
+/* Release 1 negotiation, server, client and Confirm (Linux's rules) */
+static void clc_v2_limits(struct kunit *test)
+{
+	const struct smc_clc_v2_limits ours = { 1, 255, 2 };
+	struct smc_clc_proposal_info prop = {
+		.release = 1, .max_conns = 100, .max_links = 1,
+	};
+	struct smc_clc_v2_limits out;
+	struct smc_clc_v2_info acc = {
+		.has_fce = true, .release = 1, .max_conns = 100, .max_links = 1,
+	};
+
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_server_limits(&prop, &ours, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.release, 1);
+	KUNIT_EXPECT_EQ(test, out.max_conns, 100);
+	KUNIT_EXPECT_EQ(test, out.max_links, 1);
+	prop.max_conns = 15;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_server_limits(&prop, &ours, &out),
+			(u32)SMC_CLC_DECL_MAXCONNERR);
+	prop.max_conns = 16;
+	prop.max_links = 0;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_server_limits(&prop, &ours, &out),
+			(u32)SMC_CLC_DECL_MAXLINKERR);
+	/* release 0 negotiates nothing */
+	prop.release = 0;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_server_limits(&prop, &ours, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.release, 0);
+	KUNIT_EXPECT_EQ(test, out.max_conns, 255);
+
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.max_conns, 100);
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_confirm_check(&acc, &out), 0);
+	acc.max_links = 3;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out),
+			(u32)SMC_CLC_DECL_MAXLINKERR);
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_confirm_check(&acc, &out),
+			(u32)SMC_CLC_DECL_MAXLINKERR);
+	acc.max_links = 1;
+	acc.max_conns = 8;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out),
+			(u32)SMC_CLC_DECL_MAXCONNERR);
+	acc.release = 2;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out),
+			(u32)SMC_CLC_DECL_RELEASEERR);
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_confirm_check(&acc, &out),
+			(u32)SMC_CLC_DECL_RELEASEERR);
 }
 
 static void clc_accept_v2_malformed(struct kunit *test)
@@ -1485,7 +1665,11 @@ static struct kunit_case smcr_clc_cases[] = {
 	KUNIT_CASE(clc_accept_reject_eyecatchers),
 	KUNIT_CASE(clc_accept_mtu_first_contact),
 	KUNIT_CASE(clc_accept_reject_type),
-	KUNIT_CASE(clc_accept_v2_recognised),
+	KUNIT_CASE(clc_accept_v2_parse),
+	KUNIT_CASE(clc_accept_v2_roundtrip),
+	KUNIT_CASE(clc_proposal_v2_build),
+	KUNIT_CASE(clc_v2_eid_match),
+	KUNIT_CASE(clc_v2_limits),
 	KUNIT_CASE(clc_accept_v2_malformed),
 	KUNIT_CASE(clc_decline_code_map),
 	KUNIT_CASE(clc_rmbe_size_codes),

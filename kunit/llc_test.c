@@ -245,6 +245,52 @@ static void llc_info_init(struct smc_llc_msg_info *info, u8 type, bool resp)
 	info->response = resp;
 }
 
+/* Version 2 framing (llc_v2.c): type | 0x20, 16-bit length in bytes 1-2 */
+static void llc_v2_wrap_unwrap(struct kunit *test)
+{
+	struct smc_llc_msg_info in = {
+		.type = SMC_LLC_TEST_LINK,
+	}, out;
+	union smc_llc_msg msg;
+	u8 big[64], v1[SMC_LLC_MSG_LEN];
+
+	memset(in.test_link.user_data, 0x3c, SMC_LLC_TEST_DATA_LEN);
+	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_wrap(&msg), 0);
+	KUNIT_EXPECT_EQ(test, ((u8 *)&msg)[0], 0x27);
+	KUNIT_EXPECT_EQ(test, ((u8 *)&msg)[1], 0);
+	KUNIT_EXPECT_EQ(test, ((u8 *)&msg)[2], 44);
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_unwrap(&msg, 44, v1), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_parse(v1, sizeof(v1), &out), 0);
+	KUNIT_EXPECT_EQ(test, out.type, SMC_LLC_TEST_LINK);
+	KUNIT_EXPECT_MEMEQ(test, out.test_link.user_data,
+			   in.test_link.user_data, SMC_LLC_TEST_DATA_LEN);
+	/* Linux on x86: the length little endian, more bytes than 44 */
+	memset(big, 0, sizeof(big));
+	memcpy(big, &msg, 44);
+	big[1] = 44;
+	big[2] = 0;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, sizeof(big), v1), 0);
+	/* too short; a version 1 type; REQ ADD LINK; an unknown v2 type */
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 43, v1), -EPROTO);
+	big[0] = SMC_LLC_TEST_LINK;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
+	big[0] = SMC_LLC_REQ_ADD_LINK_V2;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EOPNOTSUPP);
+	big[0] = 0x23;	/* no version 2 ADD LINK CONTINUATION */
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
+	/* an ADD LINK reject: its reason was overwritten by the length */
+	big[0] = SMC_LLC_ADD_LINK_V2;
+	big[3] = SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LINK_REJ;
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), 0);
+	KUNIT_EXPECT_EQ(test, v1[2], SMC_LLC_REJ_RSN_NO_ALT_PATH);
+	/* no version 2 form of the CONTINUATIONs */
+	in.type = SMC_LLC_ADD_LINK_CONT;
+	memset(&in.add_link_cont, 0, sizeof(in.add_link_cont));
+	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_wrap(&msg), -EOPNOTSUPP);
+}
+
 static void llc_confirm_link_golden_build(struct kunit *test)
 {
 	struct smc_llc_confirm_link_info cl = {};
@@ -1361,6 +1407,7 @@ static void llc_fuzz_parse_build(struct kunit *test)
 }
 
 static struct kunit_case smcr_llc_cases[] = {
+	KUNIT_CASE(llc_v2_wrap_unwrap),
 	KUNIT_CASE(llc_confirm_link_golden_build),
 	KUNIT_CASE(llc_confirm_link_golden_parse),
 	KUNIT_CASE(llc_confirm_link_eyec_flag),

@@ -56,6 +56,7 @@ struct smc_clc_prefixes {
  * @type_v2: SMC types offered for CLC version 2 (SMC_CLC_TYPE_N in v1)
  * @smcr_v1: SMC-R version 1 is offered: @peer_id, @gid, @mac and
  *	@prefixes are meaningful
+ * @smcr_v2: SMC-R version 2 is offered, with a v2 extension
  * @peer_id: client's peer ID (A.2.1)
  * @gid: client's preferred RoCE GID
  * @mac: client's preferred RoCE MAC
@@ -72,13 +73,16 @@ struct smc_clc_prefixes {
  * @has_smcd_v2_ext: an SMC-D v2 extension was present
  * @ism_gid_cnt: SMC-D v2: number of ISM GID/CHID entries
  *
- * smc_clc_proposal_build() reads only @peer_id, @gid, @mac and @prefixes.
+ * smc_clc_proposal_build() reads @smcr_v1, @smcr_v2, @peer_id, @gid, @mac,
+ * @prefixes and, for version 2, @release, @roce_v2_gid, @max_conns,
+ * @max_links, @eid_cnt and @eids.
  */
 struct smc_clc_proposal_info {
 	u8				version;
 	u8				type_v1;
 	u8				type_v2;
 	bool				smcr_v1;
+	bool				smcr_v2;
 	u8				peer_id[SMC_PEER_ID_LEN];
 	u8				gid[SMC_GID_LEN];
 	u8				mac[SMC_MAC_LEN];
@@ -97,7 +101,35 @@ struct smc_clc_proposal_info {
 };
 
 /**
- * struct smc_clc_accept_info - SMC-R v1 link and buffer of one side, as
+ * struct smc_clc_v2_info - what a version 2 SMC-R Accept or Confirm adds
+ * @eid: the negotiated EID (a user EID both sides have)
+ * @has_fce: a first contact extension is present (first contact only);
+ *	the fields below are meaningful
+ * @os_type: sender's operating system (SMC_CLC_OS_*)
+ * @release: the negotiated SMC release (0 or 1)
+ * @v2_direct: the sender reaches the peer's RoCE GID without a router
+ * @max_conns: release 1: connections per link group
+ * @max_links: release 1: links per link group
+ * @feature_mask: release 1: supplemental features
+ * @gid_cnt: Confirm: number of GIDs in @gids
+ * @gids: Confirm: the client's RoCE GIDs for links of the link group, the
+ *	first link's first
+ */
+struct smc_clc_v2_info {
+	u8	eid[SMC_EID_LEN];
+	bool	has_fce;
+	u8	os_type;
+	u8	release;
+	bool	v2_direct;
+	u8	max_conns;
+	u8	max_links;
+	u16	feature_mask;
+	u8	gid_cnt;
+	u8	gids[SMC_CLC_MAX_FCE_GID][SMC_GID_LEN];
+};
+
+/**
+ * struct smc_clc_accept_info - SMC-R link and buffer of one side, as
  *	an Accept (server) or Confirm (client) carries it
  * @peer_id: sender's peer ID
  * @gid: sender's RoCE GID for the link
@@ -111,7 +143,8 @@ struct smc_clc_proposal_info {
  * @rmb_vaddr: virtual address of the sender's RMB
  * @psn: sender's initial packet sequence number (24 bits)
  * @first_contact: header F-bit (first contact for the link group)
- * @version: CLC version from the header (1 for what smcr builds)
+ * @version: CLC version: 1, or 2 with @v2 (Linux's layout)
+ * @v2: version 2 only
  */
 struct smc_clc_accept_info {
 	u8	peer_id[SMC_PEER_ID_LEN];
@@ -127,6 +160,7 @@ struct smc_clc_accept_info {
 	u32	psn;
 	bool	first_contact;
 	u8	version;
+	struct smc_clc_v2_info v2;
 };
 
 /* RMBE size codes (A.2.3): size = 2^(code + 14) bytes, 16 KiB up */
@@ -150,11 +184,10 @@ int smc_clc_proposal_build(void *buf, size_t size,
 			   const struct smc_clc_proposal_info *info);
 int smc_clc_proposal_parse(const void *msg, size_t len,
 			   struct smc_clc_proposal_info *info);
-int smc_clc_proposal_check_smcr_v1(const struct smc_clc_proposal_info *info);
 
-int smc_clc_accept_build(struct smc_clc_accept_confirm *msg,
+int smc_clc_accept_build(void *buf, size_t size,
 			 const struct smc_clc_accept_info *info);
-int smc_clc_confirm_build(struct smc_clc_accept_confirm *msg,
+int smc_clc_confirm_build(void *buf, size_t size,
 			  const struct smc_clc_accept_info *info);
 int smc_clc_accept_parse(const void *msg, size_t len,
 			 struct smc_clc_accept_info *info);
@@ -169,5 +202,55 @@ int smc_clc_mtu_to_bytes(u8 code);
 int smc_clc_mtu_from_bytes(u32 bytes);
 bool smc_clc_prefix_match(const struct smc_clc_prefixes *local,
 			  const struct smc_clc_prefixes *peer);
+
+/* clc.c, for clc_v2.c */
+int smc_clc_msg_check(const void *msg, size_t len, u8 type);
+int smc_clc_prefix_area_build(void *buf, size_t size,
+			      const struct smc_clc_prefixes *pfx);
+int smc_clc_acc_conf_fill(struct smc_clc_accept_confirm *msg,
+			  const struct smc_clc_accept_info *info);
+int smc_clc_acc_conf_read(const struct smc_clc_accept_confirm *ac,
+			  struct smc_clc_accept_info *info);
+void smc_clc_hdr_init(struct smc_clc_hdr *hdr, u8 type, u16 len, u8 version,
+		      u8 type_flags);
+void smc_clc_trailer_init(void *msg, size_t len);
+
+/* clc_v2.c: Linux's version 2 layouts and the release 1 negotiation */
+#define SMC_CLC_RELEASE		1	/* the SMC release smcr implements */
+#define SMC_CLC_OS_LINUX	2	/* first contact extension os_type */
+#define SMC_CLC_MAX_CONNS_MIN	16	/* release 1: least max_conns */
+#define SMC_CLC_MAX_CONNS	255	/* release 1: most max_conns */
+#define SMC_CLC_MAX_LINKS_MIN	1	/* release 1: least max_links */
+#define SMC_CLC_MAX_LINKS	2	/* release 1: most max_links */
+
+/**
+ * struct smc_clc_v2_limits - what one side of a release 1 link group allows
+ * @release: the release negotiated so far
+ * @max_conns: connections per link group
+ * @max_links: links per link group
+ */
+struct smc_clc_v2_limits {
+	u8	release;
+	u8	max_conns;
+	u8	max_links;
+};
+
+int smc_clc_proposal_build_v2(void *buf, size_t size,
+			      const struct smc_clc_proposal_info *info);
+int smc_clc_acc_conf_build_v2(void *buf, size_t size, u8 type,
+			      const struct smc_clc_accept_info *info);
+int smc_clc_acc_conf_parse_v2(const void *msg, size_t len, u8 type,
+			      struct smc_clc_accept_info *info);
+int smc_clc_eid_match(const struct smc_clc_proposal_info *prop,
+		      const u8 *ueids, int ueid_cnt,
+		      u8 eid[SMC_EID_LEN]);
+u32 smc_clc_v2_server_limits(const struct smc_clc_proposal_info *prop,
+			     const struct smc_clc_v2_limits *ours,
+			     struct smc_clc_v2_limits *out);
+u32 smc_clc_v2_client_limits(const struct smc_clc_v2_info *acc,
+			     const struct smc_clc_v2_limits *ours,
+			     struct smc_clc_v2_limits *out);
+u32 smc_clc_v2_confirm_check(const struct smc_clc_v2_info *conf,
+			     const struct smc_clc_v2_limits *agreed);
 
 #endif /* _SMCR_CLC_H */

@@ -335,4 +335,8 @@ enum smc_lgr_type {
 u8 smc_llc_link_num_next(const u8 *used, unsigned int n);
 enum smc_lgr_type smc_llc_lgr_type(bool same_local_port, bool same_peer_gid);
 
+/* llc_v2.c: SMC-R version 2 framing */
+int smc_llc_v2_unwrap(const void *buf, size_t len, u8 out[SMC_LLC_MSG_LEN]);
+int smc_llc_v2_wrap(void *msg);
+
 #endif /* _SMCR_LLC_H */

@@ -10,9 +10,8 @@
  *
  * - eye catchers, head and trailer: must be "SMCR" (A.2: "must both be
  *   validated"); the SMC-D eye catcher is refused, smcr is SMC-R only.
- * - version: 0 is refused; a Proposal of version 2 or higher is read in
- *   Linux's version 2 layout; an Accept/Confirm above version 1 is
- *   recognised and refused with -EPROTONOSUPPORT.
+ * - version: 0 is refused; a message of version 2 or higher is read in
+ *   Linux's version 2 layout (the Accept/Confirm one in clc_v2.c).
  * - length: the header's length must equal the bytes received and be
  *   exactly what the counts and offsets inside the message add up to.
  * - counts: IPv6 prefixes <= 8, user EIDs <= 8, ISM GIDs <= 8 (when SMC-D
@@ -100,8 +99,16 @@ int smc_clc_trailer_check(const void *msg, size_t len)
 	return 0;
 }
 
-/* Header, type, length == @len and trailer of a received message */
-static int smc_clc_msg_check(const void *msg, size_t len, u8 type)
+/**
+ * smc_clc_msg_check() - check the frame of a received message
+ * @msg: the whole message
+ * @len: its length
+ * @type: the type it must have
+ *
+ * Return: 0 if header (eye catcher, @type, length == @len) and trailer are
+ * valid, else -EPROTO.
+ */
+int smc_clc_msg_check(const void *msg, size_t len, u8 type)
 {
 	const struct smc_clc_hdr *hdr = msg;
 
@@ -114,8 +121,16 @@ static int smc_clc_msg_check(const void *msg, size_t len, u8 type)
 	return smc_clc_trailer_check(msg, len);
 }
 
-static void smc_clc_hdr_init(struct smc_clc_hdr *hdr, u8 type, u16 len,
-			     u8 version, u8 type_flags)
+/**
+ * smc_clc_hdr_init() - fill the header of a message to send
+ * @hdr: the header
+ * @type: message type
+ * @len: the whole message's length
+ * @version: CLC version
+ * @type_flags: the low nibble of byte 7
+ */
+void smc_clc_hdr_init(struct smc_clc_hdr *hdr, u8 type, u16 len, u8 version,
+		      u8 type_flags)
 {
 	memcpy(hdr->eyecatcher, smc_eyecatcher_r, SMC_EYECATCHER_LEN);
 	hdr->type = type;
@@ -123,7 +138,12 @@ static void smc_clc_hdr_init(struct smc_clc_hdr *hdr, u8 type, u16 len,
 	hdr->flags = (version << SMC_CLC_VERSION_SHIFT) | type_flags;
 }
 
-static void smc_clc_trailer_init(void *msg, size_t len)
+/**
+ * smc_clc_trailer_init() - put the trailer at the end of a message
+ * @msg: the message
+ * @len: its length
+ */
+void smc_clc_trailer_init(void *msg, size_t len)
 {
 	memcpy((u8 *)msg + len - SMC_EYECATCHER_LEN, smc_eyecatcher_r,
 	       SMC_EYECATCHER_LEN);
@@ -194,25 +214,19 @@ static size_t smc_clc_prefix_area_len(u8 ipv6_cnt)
 }
 
 /**
- * smc_clc_proposal_build() - encode a version 1 SMC-R Proposal (A.2.2)
- * @buf: buffer to fill
- * @size: its size; SMC_CLC_PROPOSAL_V1_MAX_LEN always suffices
- * @info: @peer_id, @gid, @mac and @prefixes to propose; for an IPv4
- *	connection exactly one IPv4 subnet and no IPv6 prefix, for IPv6
- *	1 to 8 IPv6 prefixes (then any IPv4 entry is not sent)
+ * smc_clc_prefix_area_build() - encode the IP prefix area of a Proposal
+ * @buf: where the area goes
+ * @size: bytes available there
+ * @pfx: for an IPv4 connection exactly one IPv4 subnet and no IPv6 prefix,
+ *	for IPv6 1 to 8 IPv6 prefixes (then any IPv4 entry is not sent)
  *
- * The IP area offset is 0 (nothing between it and the prefix area).
- *
- * Return: the number of bytes to send, -EINVAL if @info cannot be encoded,
- * -EMSGSIZE if @size is too small.
+ * Return: the area's length, -EINVAL if @pfx cannot be encoded, -EMSGSIZE
+ * if @size is too small.
  */
-int smc_clc_proposal_build(void *buf, size_t size,
-			   const struct smc_clc_proposal_info *info)
+int smc_clc_prefix_area_build(void *buf, size_t size,
+			      const struct smc_clc_prefixes *pfx)
 {
-	const struct smc_clc_prefixes *pfx = &info->prefixes;
-	struct smc_clc_prefix_area *area;
-	struct smc_clc_proposal *prop = buf;
-	struct smc_clc_ipv6_prefix *ipv6;
+	struct smc_clc_prefix_area *area = buf;
 	size_t len;
 	int i;
 
@@ -224,27 +238,59 @@ int smc_clc_proposal_build(void *buf, size_t size,
 	for (i = 0; i < pfx->ipv6_cnt; i++)
 		if (pfx->ipv6[i].prefix_len > 128)
 			return -EINVAL;
-	len = sizeof(*prop) + smc_clc_prefix_area_len(pfx->ipv6_cnt) +
-	      sizeof(struct smc_clc_trailer);
+	len = smc_clc_prefix_area_len(pfx->ipv6_cnt);
 	if (size < len)
 		return -EMSGSIZE;
-
 	memset(buf, 0, len);
+	if (pfx->ipv6_cnt) {
+		area->ipv6_prefix_cnt = pfx->ipv6_cnt;
+		memcpy(area + 1, pfx->ipv6,
+		       pfx->ipv6_cnt * sizeof(struct smc_clc_ipv6_prefix));
+	} else {
+		area->ipv4_subnet = pfx->ipv4[0].addr;
+		area->ipv4_prefix_len = pfx->ipv4[0].len;
+	}
+	return len;
+}
+
+/**
+ * smc_clc_proposal_build() - encode an SMC-R Proposal (A.2.2)
+ * @buf: buffer to fill
+ * @size: its size; SMC_CLC_PROPOSAL_V1_MAX_LEN always suffices for
+ *	version 1, SMC_CLC_PROPOSAL_LINUX_MAX_LEN for version 2
+ * @info: what to propose: with @smcr_v2 Linux's version 2 layout
+ *	(smc_clc_proposal_build_v2()), else version 1 with @peer_id, @gid,
+ *	@mac and @prefixes (see smc_clc_prefix_area_build())
+ *
+ * The IP area offset of version 1 is 0 (nothing between it and the prefix
+ * area).
+ *
+ * Return: the number of bytes to send, -EINVAL if @info cannot be encoded,
+ * -EMSGSIZE if @size is too small.
+ */
+int smc_clc_proposal_build(void *buf, size_t size,
+			   const struct smc_clc_proposal_info *info)
+{
+	struct smc_clc_proposal *prop = buf;
+	const size_t fixed = sizeof(*prop) + sizeof(struct smc_clc_trailer);
+	int len;
+
+	if (info->smcr_v2)
+		return smc_clc_proposal_build_v2(buf, size, info);
+	if (size < fixed)
+		return -EMSGSIZE;
+	len = smc_clc_prefix_area_build(prop + 1, size - fixed,
+					&info->prefixes);
+	if (len < 0)
+		return len;
+	len += fixed;
+	memset(buf, 0, sizeof(*prop));
 	smc_clc_hdr_init(&prop->hdr, SMC_CLC_PROPOSAL, len, SMC_CLC_V1,
 			 SMC_CLC_TYPE_R << SMC_CLC_TYPE_V1_SHIFT);
 	memcpy(prop->lcl.peer_id, info->peer_id, SMC_PEER_ID_LEN);
 	memcpy(prop->lcl.gid, info->gid, SMC_GID_LEN);
 	memcpy(prop->lcl.mac, info->mac, SMC_MAC_LEN);
 	prop->iparea_offset = 0;
-	area = (struct smc_clc_prefix_area *)(prop + 1);
-	if (pfx->ipv6_cnt) {
-		area->ipv6_prefix_cnt = pfx->ipv6_cnt;
-		ipv6 = (struct smc_clc_ipv6_prefix *)(area + 1);
-		memcpy(ipv6, pfx->ipv6, pfx->ipv6_cnt * sizeof(*ipv6));
-	} else {
-		area->ipv4_subnet = pfx->ipv4[0].addr;
-		area->ipv4_prefix_len = pfx->ipv4[0].len;
-	}
 	smc_clc_trailer_init(buf, len);
 	return len;
 }
@@ -342,8 +388,7 @@ static int smc_clc_v2_ext_parse(const u8 *msg, size_t pos, size_t min,
  * version 2 format: the SMC-D area, the IP prefix area when a v1 type is
  * offered, the v2 extension with its user EIDs when a v2 type is offered,
  * and the SMC-D v2 extension when SMC-D v2 is offered. Succeeds for any
- * well-formed Proposal, whatever it offers; see
- * smc_clc_proposal_check_smcr_v1().
+ * well-formed Proposal, whatever it offers (@smcr_v1, @smcr_v2).
  *
  * Return: 0 on success, -EPROTO if @msg is not a valid Proposal.
  */
@@ -406,6 +451,7 @@ int smc_clc_proposal_parse(const void *msg, size_t len,
 	if (pos != end)
 		goto err;
 	info->smcr_v1 = smc_clc_type_has_r(info->type_v1);
+	info->smcr_v2 = smc_clc_type_has_r(info->type_v2) && info->has_v2_ext;
 	return 0;
 
 err:
@@ -414,19 +460,16 @@ err:
 }
 
 /**
- * smc_clc_proposal_check_smcr_v1() - does a Proposal offer SMC-R v1?
- * @info: a Proposal decoded by smc_clc_proposal_parse()
+ * smc_clc_acc_conf_fill() - encode the part Accept and Confirm of every
+ *	version share (A.2.3/A.2.4), without header and trailer
+ * @msg: the message
+ * @info: the link and buffer of the sender
  *
- * Return: 0 if it does, -EOPNOTSUPP if not (Decline with MODEUNSUPP).
+ * Return: 0, or -EINVAL if a field does not fit (QPN or PSN above 24 bits,
+ * size code above 15, MTU code not 1..5).
  */
-int smc_clc_proposal_check_smcr_v1(const struct smc_clc_proposal_info *info)
-{
-	return info->smcr_v1 ? 0 : -EOPNOTSUPP;
-}
-
-static int smc_clc_acc_conf_build(struct smc_clc_accept_confirm *msg,
-				  const struct smc_clc_accept_info *info,
-				  u8 type)
+int smc_clc_acc_conf_fill(struct smc_clc_accept_confirm *msg,
+			  const struct smc_clc_accept_info *info)
 {
 	if (info->qpn > SMC_CLC_U24_MAX || info->psn > SMC_CLC_U24_MAX ||
 	    info->rmbe_size_code > SMC_CLC_RMBE_MAX_CODE ||
@@ -434,9 +477,6 @@ static int smc_clc_acc_conf_build(struct smc_clc_accept_confirm *msg,
 		return -EINVAL;
 
 	memset(msg, 0, sizeof(*msg));
-	smc_clc_hdr_init(&msg->hdr, type, sizeof(*msg), SMC_CLC_V1,
-			 (SMC_CLC_TYPE_R << SMC_CLC_TYPE_V1_SHIFT) |
-			 (info->first_contact ? SMC_CLC_FIRST_CONTACT : 0));
 	memcpy(msg->lcl.peer_id, info->peer_id, SMC_PEER_ID_LEN);
 	memcpy(msg->lcl.gid, info->gid, SMC_GID_LEN);
 	memcpy(msg->lcl.mac, info->mac, SMC_MAC_LEN);
@@ -448,27 +488,50 @@ static int smc_clc_acc_conf_build(struct smc_clc_accept_confirm *msg,
 			     info->mtu_code;
 	msg->rmb_vaddr = cpu_to_be64(info->rmb_vaddr);
 	smc_clc_put24(msg->psn, info->psn);
+	return 0;
+}
+
+static int smc_clc_acc_conf_build(void *buf, size_t size, u8 type,
+				  const struct smc_clc_accept_info *info)
+{
+	struct smc_clc_accept_confirm *msg = buf;
+	int rc;
+
+	if (info->version != SMC_CLC_V1)
+		return smc_clc_acc_conf_build_v2(buf, size, type, info);
+	if (size < sizeof(*msg))
+		return -EMSGSIZE;
+	rc = smc_clc_acc_conf_fill(msg, info);
+	if (rc)
+		return rc;
+	smc_clc_hdr_init(&msg->hdr, type, sizeof(*msg), SMC_CLC_V1,
+			 (SMC_CLC_TYPE_R << SMC_CLC_TYPE_V1_SHIFT) |
+			 (info->first_contact ? SMC_CLC_FIRST_CONTACT : 0));
 	smc_clc_trailer_init(msg, sizeof(*msg));
 	return sizeof(*msg);
 }
 
 /**
- * smc_clc_accept_build() - encode a version 1 SMC-R Accept (A.2.3)
- * @msg: buffer to fill
- * @info: the server's link and buffer; @first_contact sets the F-bit
+ * smc_clc_accept_build() - encode an SMC-R Accept (A.2.3)
+ * @buf: buffer to fill
+ * @size: its size (version 1 needs 68 bytes)
+ * @info: the server's link and buffer; @first_contact sets the F-bit;
+ *	@version 2 builds Linux's version 2 layout with @v2
  *
- * Return: the number of bytes to send (68), or -EINVAL if a field does not
- * fit (QPN or PSN above 24 bits, size code above 15, MTU code not 1..5).
+ * Return: the number of bytes to send, -EINVAL if a field does not fit
+ * (QPN or PSN above 24 bits, size code above 15, MTU code not 1..5, a v2
+ * field out of range), -EMSGSIZE if @size is too small.
  */
-int smc_clc_accept_build(struct smc_clc_accept_confirm *msg,
+int smc_clc_accept_build(void *buf, size_t size,
 			 const struct smc_clc_accept_info *info)
 {
-	return smc_clc_acc_conf_build(msg, info, SMC_CLC_ACCEPT);
+	return smc_clc_acc_conf_build(buf, size, SMC_CLC_ACCEPT, info);
 }
 
 /**
- * smc_clc_confirm_build() - encode a version 1 SMC-R Confirm (A.2.4)
- * @msg: buffer to fill
+ * smc_clc_confirm_build() - encode an SMC-R Confirm (A.2.4)
+ * @buf: buffer to fill
+ * @size: its size
  * @info: the client's link and buffer
  *
  * The RFC reserves the F-bit in a Confirm; like Linux, smcr sets it when
@@ -476,47 +539,39 @@ int smc_clc_accept_build(struct smc_clc_accept_confirm *msg,
  *
  * Return: as smc_clc_accept_build().
  */
-int smc_clc_confirm_build(struct smc_clc_accept_confirm *msg,
+int smc_clc_confirm_build(void *buf, size_t size,
 			  const struct smc_clc_accept_info *info)
 {
-	return smc_clc_acc_conf_build(msg, info, SMC_CLC_CONFIRM);
+	return smc_clc_acc_conf_build(buf, size, SMC_CLC_CONFIRM, info);
 }
 
-/*
- * Shape of Linux's version 2 SMC-R Accept/Confirm: 108 bytes, plus on
- * first contact an extension of 36 (release 0) or 52 (release 1) bytes,
- * plus in a Confirm a GID list.
+/**
+ * smc_clc_acc_conf_read() - decode the part Accept and Confirm of every
+ *	version share
+ * @ac: a message whose length and header the caller checked
+ * @info: filled with the fields of that part and @first_contact
+ *
+ * Return: 0, or -EPROTO for an invalid MTU code on first contact (the RFC
+ * validates it only then).
  */
-static bool smc_clc_acc_conf_v2_valid(const u8 *msg, size_t len, u8 type)
+int smc_clc_acc_conf_read(const struct smc_clc_accept_confirm *ac,
+			  struct smc_clc_accept_info *info)
 {
-	static const size_t fce_lens[] = {
-		sizeof(struct smc_clc_fce_v2x), sizeof(struct smc_clc_fce)
-	};
-	const struct smc_clc_fce_gid_list *gl;
-	size_t extra, base, i;
-
-	if (len < SMC_CLC_ACCEPT_V2_LEN)
-		return false;
-	extra = len - SMC_CLC_ACCEPT_V2_LEN;
-	if (!(msg[7] & SMC_CLC_FIRST_CONTACT))
-		return !extra;
-	base = SMC_CLC_ACCEPT_V2_LEN - sizeof(struct smc_clc_trailer);
-	for (i = 0; i < ARRAY_SIZE(fce_lens); i++) {
-		if (type == SMC_CLC_ACCEPT) {
-			if (extra == fce_lens[i])
-				return true;
-			continue;
-		}
-		if (extra < fce_lens[i] + sizeof(*gl))
-			continue;
-		gl = (const struct smc_clc_fce_gid_list *)(msg + base +
-							   fce_lens[i]);
-		if (gl->gid_cnt <= SMC_CLC_MAX_FCE_GID &&
-		    extra == fce_lens[i] + sizeof(*gl) +
-			     gl->gid_cnt * SMC_GID_LEN)
-			return true;
-	}
-	return false;
+	info->first_contact = !!(ac->hdr.flags & SMC_CLC_FIRST_CONTACT);
+	info->mtu_code = ac->rmbe_size_mtu & SMC_CLC_MTU_MASK;
+	if (info->first_contact && smc_clc_mtu_to_bytes(info->mtu_code) < 0)
+		return -EPROTO;
+	memcpy(info->peer_id, ac->lcl.peer_id, SMC_PEER_ID_LEN);
+	memcpy(info->gid, ac->lcl.gid, SMC_GID_LEN);
+	memcpy(info->mac, ac->lcl.mac, SMC_MAC_LEN);
+	info->qpn = smc_clc_get24(ac->qpn);
+	info->rmb_rkey = be32_to_cpu(ac->rmb_rkey);
+	info->rmbe_idx = ac->rmbe_idx;
+	info->rmbe_alert_token = be32_to_cpu(ac->rmbe_alert_token);
+	info->rmbe_size_code = ac->rmbe_size_mtu >> SMC_CLC_RMBE_SIZE_SHIFT;
+	info->rmb_vaddr = be64_to_cpu(ac->rmb_vaddr);
+	info->psn = smc_clc_get24(ac->psn);
+	return 0;
 }
 
 static int smc_clc_acc_conf_parse(const void *msg, size_t len, u8 type,
@@ -533,27 +588,12 @@ static int smc_clc_acc_conf_parse(const void *msg, size_t len, u8 type,
 	    SMC_CLC_TYPE_R)
 		return -EPROTO;
 	if ((flags >> SMC_CLC_VERSION_SHIFT) > SMC_CLC_V1)
-		return smc_clc_acc_conf_v2_valid(msg, len, type) ?
-		       -EPROTONOSUPPORT : -EPROTO;
-	if (len != sizeof(*ac))
-		return -EPROTO;
-	info->first_contact = !!(flags & SMC_CLC_FIRST_CONTACT);
-	info->mtu_code = ac->rmbe_size_mtu & SMC_CLC_MTU_MASK;
-	if (info->first_contact && smc_clc_mtu_to_bytes(info->mtu_code) < 0) {
+		return smc_clc_acc_conf_parse_v2(msg, len, type, info);
+	if (len != sizeof(*ac) || smc_clc_acc_conf_read(ac, info)) {
 		memset(info, 0, sizeof(*info));
 		return -EPROTO;
 	}
 	info->version = SMC_CLC_V1;
-	memcpy(info->peer_id, ac->lcl.peer_id, SMC_PEER_ID_LEN);
-	memcpy(info->gid, ac->lcl.gid, SMC_GID_LEN);
-	memcpy(info->mac, ac->lcl.mac, SMC_MAC_LEN);
-	info->qpn = smc_clc_get24(ac->qpn);
-	info->rmb_rkey = be32_to_cpu(ac->rmb_rkey);
-	info->rmbe_idx = ac->rmbe_idx;
-	info->rmbe_alert_token = be32_to_cpu(ac->rmbe_alert_token);
-	info->rmbe_size_code = ac->rmbe_size_mtu >> SMC_CLC_RMBE_SIZE_SHIFT;
-	info->rmb_vaddr = be64_to_cpu(ac->rmb_vaddr);
-	info->psn = smc_clc_get24(ac->psn);
 	return 0;
 }
 
@@ -563,9 +603,8 @@ static int smc_clc_acc_conf_parse(const void *msg, size_t len, u8 type,
  * @len: its length
  * @info: zeroed, then filled with the decoded fields on success
  *
- * Return: 0 for a valid version 1 SMC-R Accept; -EPROTONOSUPPORT for a
- * well-formed Linux version 2 SMC-R Accept (Decline with VERSMISMAT);
- * -EPROTO for anything else (Decline with SYNCERR).
+ * Return: 0 for a valid SMC-R Accept of version 1 or 2 (@info->version
+ * says which); -EPROTO for anything else (Decline with SYNCERR).
  */
 int smc_clc_accept_parse(const void *msg, size_t len,
 			 struct smc_clc_accept_info *info)

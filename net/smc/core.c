@@ -153,7 +153,7 @@ static bool smc_lgr_key_match(struct smc_link_group *lgr,
 	const struct smc_lgr_key *a = &lgr->key;
 	int i;
 
-	if (a->vlan_id != key->vlan_id ||
+	if (a->vlan_id != key->vlan_id || a->version != key->version ||
 	    memcmp(a->peer_id, key->peer_id, SMC_PEER_ID_LEN))
 		return false;
 	if (!memcmp(a->peer_gid, key->peer_gid, SMC_GID_LEN) &&
@@ -178,6 +178,17 @@ static bool smc_lgr_key_match(struct smc_link_group *lgr,
  * @n_pending, it is set to the number of pending link groups of @server's
  * role in @net.
  */
+/*
+ * A server puts no more connections on a version 2 link group than the
+ * first contact negotiated (clc_v2.c); the next one makes a new link group
+ * (first contact). A client goes where the server's Accept says.
+ */
+static bool smc_lgr_full(const struct smc_link_group *lgr)
+{
+	return lgr->server && lgr->v2.max_conns &&
+	       lgr->conns >= lgr->v2.max_conns;
+}
+
 static struct smc_link_group *smc_lgr_lookup(const struct net *net,
 					     bool server,
 					     const struct smc_lgr_key *key,
@@ -201,7 +212,7 @@ static struct smc_link_group *smc_lgr_lookup(const struct net *net,
 		}
 		wait = lgr->pending && !lgr->terminating;
 		use = !lgr->pending && !lgr->terminating && !lgr->retired &&
-		      smc_lgr_active_links(lgr);
+		      smc_lgr_active_links(lgr) && !smc_lgr_full(lgr);
 		if (use)
 			lgr->conns++;
 		if (use || wait)
@@ -862,6 +873,17 @@ static int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
 		out->sndbuf_alloc = smc_buf_bytes(lgr, false);
 		spin_lock_bh(&lgr->lock);
 		out->conns = lgr->conns;
+		/* constant once the first contact is done */
+		out->v2 = lgr->key.version == SMC_CLC_V2 && !lgr->pending;
+		if (out->v2) {
+			out->v2_rel = lgr->v2.release;
+			out->v2_os = lgr->v2.peer_os;
+			out->v2_direct = lgr->v2.direct;
+			out->v2_max_conns = lgr->v2.max_conns;
+			out->v2_max_links = READ_ONCE(lgr->max_links);
+			memcpy(out->v2_neg_eid, lgr->v2.eid, SMC_EID_LEN);
+			memset(out->v2_peer_host, ' ', sizeof(out->v2_peer_host));
+		}
 		for (i = 0; i < SMC_LGR_LINKS; i++) {
 			const struct smc_link *lnk = &lgr->lnk[i];
 

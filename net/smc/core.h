@@ -327,15 +327,19 @@ struct smc_llc_waiter {
  * @peer_gid: the peer's RoCE GID on the first link
  * @peer_mac: the peer's RoCE MAC on the first link
  * @vlan_id: VLAN of the links' net device, 0 for none
+ * @version: SMC-R version of the link group (SMC_CLC_V1 or SMC_CLC_V2)
  *
  * With the namespace and our role, what a new connection must match to
- * use an existing link group (subsequent contact, 3.5.1).
+ * use an existing link group (subsequent contact, 3.5.1). In a version 2
+ * key @peer_mac is the one of the peer's Accept or Confirm; a v2 Proposal
+ * need not carry one.
  */
 struct smc_lgr_key {
 	u8	peer_id[SMC_PEER_ID_LEN];
 	u8	peer_gid[SMC_GID_LEN];
 	u8	peer_mac[SMC_MAC_LEN];
 	u16	vlan_id;
+	u8	version;
 };
 
 /**
@@ -392,6 +396,11 @@ struct smc_lgr_key {
  *	that and the peer's from CONFIRM LINK; under @llc_flow_mutex once
  *	the first contact is done
  * @type: enum smc_lgr_type; under @lock
+ * @v2: SMC-R version 2 only (clc_v2.c): what the first contact negotiated,
+ *	set before it is done and constant after it. @release and
+ *	@max_conns (0: no limit, version 1) as both sides agreed; @eid the
+ *	EID; @peer_os the peer's OS type; @direct: no router between the
+ *	links' ends
  * @add_link_next: jiffies before which a client's ADD LINK hint is
  *	ignored (after a failed ADD LINK flow)
  * @add_link_work: the server's ADD LINK flow (llc_link.c); queued only
@@ -446,6 +455,13 @@ struct smc_link_group {
 	bool			llc_stopped;
 	u8			max_links;
 	u8			type;
+	struct {
+		u8		release;
+		u8		max_conns;
+		u8		peer_os;
+		bool		direct;
+		u8		eid[SMC_EID_LEN];
+	} v2;
 	unsigned long		add_link_next;
 	struct work_struct	add_link_work;
 	struct work_struct	del_link_work;

@@ -109,6 +109,8 @@ bool smc_hs_wanted(const struct smc_sock *smc)
 struct smc_hs {
 	u8	buf[SMC_CLC_MAX_LEN];
 	struct smc_offer			offer;
+	struct smc_hs_v2			v2;
+	u8					version;
 	union {
 		struct smc_clc_proposal_info	prop;
 		struct smc_clc_accept_info	acc;
@@ -319,12 +321,28 @@ static u32 smc_hs_link_err_code(int err)
 }
 
 static void smc_hs_lgr_key(struct smc_lgr_key *key, const u8 *peer_id,
-			   const u8 *gid, const u8 *mac, u16 vlan_id)
+			   const u8 *gid, const u8 *mac, const struct smc_hs *hs)
 {
 	memcpy(key->peer_id, peer_id, SMC_PEER_ID_LEN);
 	memcpy(key->peer_gid, gid, SMC_GID_LEN);
 	memcpy(key->peer_mac, mac, SMC_MAC_LEN);
-	key->vlan_id = vlan_id;
+	key->vlan_id = hs->offer.vlan_id;
+	key->version = hs->version;
+}
+
+/* Our Accept or Confirm for @lnk, in the version negotiated */
+static int smc_hs_acc_conf_build(struct smc_hs *hs, struct smc_link *lnk,
+				 bool first, bool confirm)
+{
+	struct smc_clc_accept_info *info = &hs->acc;
+
+	info->version = hs->version;
+	/* the F-bit of a version 1 Confirm stays clear, as it always was */
+	info->first_contact = first && (!confirm || hs->version == SMC_CLC_V2);
+	smc_hs_v2_fill(&hs->v2, lnk, confirm, info);
+	if (confirm)
+		return smc_clc_confirm_build(hs->buf, sizeof(hs->buf), info);
+	return smc_clc_accept_build(hs->buf, sizeof(hs->buf), info);
 }
 
 /*
@@ -375,8 +393,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	bool conn = false;
 	int rc, len;
 
-	smc_hs_lgr_key(&key, acc->peer_id, acc->gid, acc->mac,
-		       hs->offer.vlan_id);
+	smc_hs_lgr_key(&key, acc->peer_id, acc->gid, acc->mac, hs);
 	if (!first) {
 		/* the server may see the first link ACTIVE just before we do:
 		 * smc_lgr_find() waits for a first contact in progress
@@ -406,6 +423,8 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 			return smc_hs_decline(smc,
 					      smc_hs_link_err_code(PTR_ERR(lgr)));
 		lnk = &lgr->lnk[0];
+		if (hs->version == SMC_CLC_V2)
+			smc_hs_v2_lgr_init(lgr, &hs->v2);
 		smc_link_set_peer(lnk, acc);
 		rc = smc_link_rtr(lnk);
 		if (!rc)
@@ -442,8 +461,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		acc->rmbe_size_code = 0;
 		acc->rmb_vaddr = 0;
 	}
-	len = smc_clc_confirm_build((struct smc_clc_accept_confirm *)hs->buf,
-				    acc);
+	len = smc_hs_acc_conf_build(hs, lnk, first, true);
 	rc = len < 0 ? len : smc_clc_send(smc, hs->buf, len);
 	if (!rc && first)
 		rc = smc_llc_confirm_link_client(lnk, &w,
@@ -493,11 +511,17 @@ static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
 	if (code)
 		return smc_hs_decline(smc, code);	/* in place of Proposal */
 
+	smc_hs_v2_local(smc, &hs->offer, &hs->v2);
 	memset(prop, 0, sizeof(*prop));
 	smc_peer_id_get(prop->peer_id);
 	memcpy(prop->gid, hs->offer.gid, SMC_GID_LEN);
 	memcpy(prop->mac, hs->offer.mac, SMC_MAC_LEN);
 	prop->prefixes = hs->offer.prefixes;
+	smc_hs_v2_propose(&hs->v2, &hs->offer, prop);
+	if (!prop->smcr_v1 && !prop->smcr_v2)	/* test_clc_version=2 */
+		return smc_hs_decline(smc, hs->v2.ueid_cnt ?
+					   SMC_CLC_DECL_NOSMCRDEV :
+					   SMC_CLC_DECL_NOUEID);
 	len = smc_clc_proposal_build(hs->buf, sizeof(hs->buf), prop);
 	if (len < 0)
 		return smc_hs_decline(smc, SMC_CLC_DECL_INTERR);
@@ -522,6 +546,10 @@ static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
 	len = smc_clc_accept_parse(hs->buf, len, &hs->acc);
 	if (len)
 		return smc_hs_decline(smc, smc_clc_decline_code(len));
+	code = smc_hs_v2_accepted(smc, &hs->offer, &hs->acc, &hs->v2);
+	if (code)
+		return smc_hs_decline(smc, code);
+	hs->version = hs->acc.version;
 	if (!hs->offer.roce)	/* test_fake_offer: no link possible */
 		return smc_hs_decline(smc, SMC_CLC_DECL_ERR_RDYLNK);
 	return smc_hs_client_link(smc, hs);
@@ -566,8 +594,14 @@ static u32 smc_hs_server_link(struct smc_link *lnk,
 {
 	const struct smc_lgr_key *key = &lnk->lgr->key;
 
-	/* the client's end in its Confirm is the one of its Proposal */
-	if (!smc_hs_confirm_matches(key->peer_gid, key->peer_mac, conf))
+	/*
+	 * The client's end in its Confirm is the one of its Proposal. A
+	 * version 2 Proposal names the GID in its v2 extension, and Linux
+	 * leaves the MAC out of it when it offers no version 1.
+	 */
+	if (key->version == SMC_CLC_V2 ?
+	    memcmp(conf->gid, key->peer_gid, SMC_GID_LEN) :
+	    !smc_hs_confirm_matches(key->peer_gid, key->peer_mac, conf))
 		return SMC_CLC_DECL_SYNCERR;
 	smc_link_set_peer(lnk, conf);
 	if (smc_link_rtr(lnk) || smc_link_rts(lnk))
@@ -631,8 +665,9 @@ static struct smc_link_group *smc_hs_server_lgr(struct smc_sock *smc,
 	struct smc_clc_proposal_info *prop = &hs->prop;
 	struct smc_lgr_key key;
 
-	smc_hs_lgr_key(&key, prop->peer_id, prop->gid, prop->mac,
-		       hs->offer.vlan_id);
+	smc_hs_lgr_key(&key, prop->peer_id,
+		       hs->version == SMC_CLC_V2 ? prop->roce_v2_gid : prop->gid,
+		       prop->mac, hs);
 	return smc_lgr_get(sock_net(&smc->sk), true, &key, &hs->offer, first);
 }
 
@@ -687,9 +722,7 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		memcpy(acc->mac, hs->offer.mac, SMC_MAC_LEN);
 		acc->mtu_code = SMC_CLC_MTU_4096;
 	}
-	acc->first_contact = first;
-	len = smc_clc_accept_build((struct smc_clc_accept_confirm *)hs->buf,
-				   acc);
+	len = smc_hs_acc_conf_build(hs, lnk, first, false);
 	if (len < 0) {
 		code = SMC_CLC_DECL_INTERR;
 		len = 0;
@@ -713,7 +746,8 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		goto out;
 	}
 	if (!lnk || smc_hs_type(hs) != SMC_CLC_CONFIRM ||
-	    smc_clc_confirm_parse(hs->buf, len, acc)) {
+	    smc_clc_confirm_parse(hs->buf, len, acc) ||
+	    acc->version != hs->version) {
 		/*
 		 * Without a link (fake offer) the connection cannot go on,
 		 * and after an Accept it cannot fall back either.
@@ -722,15 +756,18 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		goto out;
 	}
 	len = 0;
+	code = smc_hs_v2_confirmed(&hs->v2, acc);
 	if (!first) {
-		rc = smc_hs_server_reuse(lnk, acc);
+		rc = code ? -EPROTO : smc_hs_server_reuse(lnk, acc);
 		if (!rc && conn)
 			rc = smc_conn_peer(smc, acc);
 		if (rc)
 			return smc_hs_server_abort(smc, lgr, conn,
 						   rc == -ESTALE);
 	} else {
-		rc = conn ? smc_conn_peer(smc, acc) : 0;
+		if (!code && hs->version == SMC_CLC_V2)
+			smc_hs_v2_lgr_init(lgr, &hs->v2);
+		rc = code || !conn ? 0 : smc_conn_peer(smc, acc);
 		if (rc)
 			code = smc_hs_rmb_err_code(rc);
 		if (!code)
@@ -788,15 +825,24 @@ static int smc_hs_server_run(struct smc_sock *smc, struct smc_hs *hs)
 		return smc_hs_decline(smc, SMC_CLC_DECL_SYNCERR);
 	}
 	rc = smc_clc_proposal_parse(hs->buf, len, prop);
-	if (!rc)
-		rc = smc_clc_proposal_check_smcr_v1(prop);
 	if (rc)
 		return smc_hs_decline(smc, smc_clc_decline_code(rc));
 	code = smc_offer_local(smc, &hs->offer);
 	if (code)
 		return smc_hs_decline(smc, code);
-	if (!smc_clc_prefix_match(&hs->offer.prefixes, &prop->prefixes))
-		return smc_hs_decline(smc, SMC_CLC_DECL_DIFFPREFIX);
+	/* version 2 where both can, else version 1 (hs_v2.c) */
+	smc_hs_v2_local(smc, &hs->offer, &hs->v2);
+	code = smc_hs_v2_choose(smc, &hs->offer, prop, &hs->v2);
+	if (!code) {
+		hs->version = SMC_CLC_V2;
+	} else if (prop->smcr_v1 && hs->v2.v1) {
+		if (!smc_clc_prefix_match(&hs->offer.prefixes,
+					  &prop->prefixes))
+			return smc_hs_decline(smc, SMC_CLC_DECL_DIFFPREFIX);
+		hs->version = SMC_CLC_V1;
+	} else {
+		return smc_hs_decline(smc, code);
+	}
 	return smc_hs_server_accept(smc, hs);
 }
 

@@ -298,6 +298,33 @@ static bool smc_ib_reaches(struct net *net, struct net_device *ndev,
 	return ok;
 }
 
+/**
+ * smc_ib_v2_direct() - does our port reach an SMC-R v2 peer without a router?
+ * @net: the connection's namespace
+ * @pick: our port, as smc_ib_find_port() chose it
+ * @peer_gid: the peer's SMC-R v2 GID
+ *
+ * Return: true if @peer_gid is IPv4-mapped and the route to it from our
+ * GID's address leaves through our port's interface without a gateway.
+ */
+bool smc_ib_v2_direct(struct net *net, const struct smc_ib_pick *pick,
+		      const u8 *peer_gid)
+{
+	struct net_device *ndev;
+	bool ok;
+
+	if (!ipv6_addr_v4mapped((const struct in6_addr *)peer_gid) ||
+	    !ipv6_addr_v4mapped((const struct in6_addr *)pick->gid))
+		return false;
+	ndev = dev_get_by_index(net, pick->ifindex);
+	if (!ndev)
+		return false;
+	ok = smc_ib_reaches(net, ndev, (const union ib_gid *)pick->gid,
+			    (const union ib_gid *)peer_gid);
+	dev_put(ndev);
+	return ok;
+}
+
 /*
  * Is GID table entry @attr one a further link may use: of @type, on an
  * up interface in @net, IPv4-mapped like @peer (if given) and reaching it?

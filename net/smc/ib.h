@@ -68,6 +68,8 @@ extern struct ib_client smc_ib_client;
 
 int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 		     struct smc_ib_pick *pick);
+bool smc_ib_v2_direct(struct net *net, const struct smc_ib_pick *pick,
+		      const u8 *peer_gid);
 int smc_ib_find_alt_port(struct net *net, struct smc_ib_device *skip_dev,
 			 u32 skip_port, bool roce_v2,
 			 const u8 peer[SMC_IB_GID_LEN],

@@ -90,6 +90,8 @@ int smc_llc_send(struct smc_link *lnk, const struct smc_llc_msg_info *info,
 	if (rc)
 		return rc;
 	rc = smc_llc_build(buf, info);
+	if (!rc && lnk->lgr->key.version == SMC_CLC_V2)
+		rc = smc_llc_v2_wrap(buf);
 	if (rc) {
 		smc_wr_tx_put(lnk, buf);
 		return rc;
@@ -168,11 +170,18 @@ static void smc_llc_enqueue(struct smc_link *lnk,
 void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 {
 	struct smc_link_group *lgr = lnk->lgr;
-	struct smc_llc_msg_info info;
 	int state = READ_ONCE(lnk->state);
+	struct smc_llc_msg_info info;
+	u8 v1[SMC_LLC_MSG_LEN];
 
 	if (state != SMC_LNK_ACTIVATING && state != SMC_LNK_ACTIVE)
 		return;
+	if (lgr->key.version == SMC_CLC_V2) {	/* llc_v2.c */
+		if (smc_llc_v2_unwrap(msg, len, v1))
+			return;
+		msg = v1;
+		len = sizeof(v1);
+	}
 	if (smc_llc_parse(msg, len, &info))
 		return;		/* malformed, optional or unsupported */
 	if (smc_llc_check_sender(&info, !lgr->server,

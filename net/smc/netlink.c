@@ -48,6 +48,9 @@ struct smc_nl_net {
 	u32		ueid_gen;
 };
 
+static_assert(SMC_MAX_UEID <= SMC_CLC_MAX_EID);
+static_assert(SMC_MAX_EID_LEN == SMC_EID_LEN);
+
 static unsigned int smc_nl_net_id __read_mostly;
 
 static DEFINE_MUTEX(smc_nl_src_lock);
@@ -561,6 +564,26 @@ static int smc_nl_find_ueid(const struct smc_nl_net *nn, const u8 *eid)
 		if (!memcmp(nn->ueid[i], eid, SMC_MAX_EID_LEN))
 			return i;
 	return -1;
+}
+
+/**
+ * smc_nl_ueids() - the user EIDs of a namespace, for a CLC exchange
+ * @net: the connection's namespace
+ * @ueids: filled with up to SMC_MAX_UEID EIDs, in the order they were added
+ *	(a CLC Proposal has room for SMC_CLC_MAX_EID)
+ *
+ * Return: the number of EIDs copied.
+ */
+int smc_nl_ueids(const struct net *net, u8 *ueids)
+{
+	struct smc_nl_net *nn = smc_nl_net(net);
+	int cnt;
+
+	mutex_lock(&nn->lock);
+	cnt = nn->ueid_cnt;
+	memcpy(ueids, nn->ueid, cnt * SMC_MAX_EID_LEN);
+	mutex_unlock(&nn->lock);
+	return cnt;
 }
 
 static int smc_nl_add_ueid(struct sk_buff *skb, struct genl_info *info)

@@ -10,9 +10,9 @@
  * never builds netlink messages itself. Until a source is registered the
  * dumps are empty.
  *
- * The user EID table (per network namespace) lives in netlink.c and only
- * the netlink commands use it: smcr negotiates SMC-R v1, whose CLC
- * messages carry no EID (A.2), so nothing else reads it.
+ * The user EID table (per network namespace) lives in netlink.c; the CLC
+ * exchange of SMC-R v2 reads it with smc_nl_ueids() (clc_v2.c: a v2 link
+ * group needs a user EID both sides have).
  */
 #ifndef _SMCR_NETLINK_H
 #define _SMCR_NETLINK_H

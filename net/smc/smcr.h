@@ -237,6 +237,54 @@ int smc_stats_nl_put(struct sk_buff *skb, const struct net *net);
 int smc_stats_init(void);
 void smc_stats_exit(void);
 
+/**
+ * struct smc_hs_v2 - SMC-R version 2 in one CLC exchange (hs_v2.c)
+ * @possible: this side can do version 2 on the connection: an IPv4
+ *	connection, a RoCE v2 port with the IPv4-mapped GID, a user EID, and
+ *	the test-only test_clc_version allows it
+ * @v1: this side offers or accepts version 1 (test_clc_version allows it)
+ * @ueid_cnt: entries of @ueids
+ * @ueids: the namespace's user EIDs
+ * @ours: our release and limits
+ * @agreed: first contact: what both sides agreed on
+ * @eid: the negotiated EID
+ * @direct: the peer's GID is reached without a router
+ * @peer_os: first contact: the peer's OS type
+ */
+struct smc_hs_v2 {
+	bool				possible;
+	bool				v1;
+	int				ueid_cnt;
+	u8				ueids[SMC_CLC_MAX_EID][SMC_EID_LEN];
+	struct smc_clc_v2_limits	ours;
+	struct smc_clc_v2_limits	agreed;
+	u8				eid[SMC_EID_LEN];
+	bool				direct;
+	u8				peer_os;
+};
+
+struct smc_link;
+struct smc_link_group;
+
+/* hs_v2.c */
+void smc_hs_v2_local(struct smc_sock *smc, const struct smc_offer *offer,
+		     struct smc_hs_v2 *v2);
+void smc_hs_v2_propose(const struct smc_hs_v2 *v2,
+		       const struct smc_offer *offer,
+		       struct smc_clc_proposal_info *prop);
+u32 smc_hs_v2_choose(struct smc_sock *smc, const struct smc_offer *offer,
+		     const struct smc_clc_proposal_info *prop,
+		     struct smc_hs_v2 *v2);
+u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
+		       const struct smc_clc_accept_info *acc,
+		       struct smc_hs_v2 *v2);
+void smc_hs_v2_fill(const struct smc_hs_v2 *v2, const struct smc_link *lnk,
+		    bool confirm, struct smc_clc_accept_info *info);
+u32 smc_hs_v2_confirmed(struct smc_hs_v2 *v2,
+			const struct smc_clc_accept_info *conf);
+void smc_hs_v2_lgr_init(struct smc_link_group *lgr,
+			const struct smc_hs_v2 *v2);
+
 /* handshake.c */
 bool smc_hs_wanted(const struct smc_sock *smc);
 int smc_hs_client(struct smc_sock *smc);
@@ -290,5 +338,6 @@ void smc_diag_exit(void);
 /* netlink.c: generic netlink family SMC_GEN_NETLINK (see netlink.h) */
 int smc_nl_init(void);
 void smc_nl_exit(void);
+int smc_nl_ueids(const struct net *net, u8 *ueids);
 
 #endif /* _SMCR_SMCR_H */

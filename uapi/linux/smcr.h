@@ -34,6 +34,11 @@
 #define SMC_CLC_DECL_IPSEC	0x03020000	/* IPsec in use */
 #define SMC_CLC_DECL_NOSMCDEV	0x03030000	/* no SMC device */
 #define SMC_CLC_DECL_NOSMCRDEV	0x03030002	/* no usable RoCE device */
+#define SMC_CLC_DECL_NOV2EXT	0x03030004	/* v2 offered without v2 extension */
+#define SMC_CLC_DECL_NOUEID	0x03030008	/* no common user EID (SMC-R v2) */
+#define SMC_CLC_DECL_RELEASEERR	0x03030009	/* SMC release negotiation failed */
+#define SMC_CLC_DECL_MAXCONNERR	0x0303000a	/* max connections negotiation failed */
+#define SMC_CLC_DECL_MAXLINKERR	0x0303000b	/* max links negotiation failed */
 #define SMC_CLC_DECL_MODEUNSUPP	0x03040000	/* no common SMC mode */
 #define SMC_CLC_DECL_RMBE_EC	0x03050000	/* peer uses an RMBE eye catcher */
 #define SMC_CLC_DECL_OPTUNSUPP	0x03060000	/* socket option not supported */
@@ -42,6 +47,8 @@
 #define SMC_CLC_DECL_NOACTLINK	0x030a0000	/* no active link in link group */
 #define SMC_CLC_DECL_NOSRVLINK	0x030b0000	/* server's link not found */
 #define SMC_CLC_DECL_VERSMISMAT	0x030c0000	/* SMC version mismatch */
+#define SMC_CLC_DECL_NOROUTE	0x030e0000	/* SMC-R v2: no route to the peer GID */
+#define SMC_CLC_DECL_NOINDIRECT	0x030f0000	/* SMC-R v2: direct/indirect mismatch */
 #define SMC_CLC_DECL_SYNCERR	0x04000000	/* CLC synchronization error */
 #define SMC_CLC_DECL_PEERDECL	0x05000000	/* peer sent a Decline */
 #define SMC_CLC_DECL_INTERR	0x09990000	/* internal error */

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: SMC-R version 2 in the CLC exchange - what a client proposes, which
+ * version a server chooses, what each side checks of the other's message.
+ * The message formats and the pure negotiation rules are in clc_v2.c.
+ *
+ * Over RoCE v2 (UDP/IP: Soft-RoCE, most NICs) Linux's in-tree SMC does
+ * SMC-R only in version 2: its version 1 needs a RoCE v1 GID. Version 2
+ * differs from version 1 in the CLC exchange only; links, LLC and CDC stay
+ * those of RFC 7609, with the LLC message types of version 2 (llc_msg.c)
+ * and receive buffers large enough for Linux's longest LLC messages
+ * (wr.c).
+ *
+ * Who can do version 2 (smc_hs_v2_local()): an IPv4 connection (Linux
+ * offers v2 on AF_INET sockets only), a RoCE v2 port whose GID is the
+ * IPv4-mapped local address, and at least one user EID in the namespace's
+ * table (`smcr ueid add`): a v2 link group needs an EID both sides have.
+ *
+ * Version choice: the client proposes both versions it can; the server
+ * takes version 2 when it can (an EID in common, the client's v2 GID
+ * reached without a router, release 1 limits that work), else version 1
+ * (with its common subnet rule, 3.5.1.2), else declines with the reason
+ * version 2 failed. Routed RoCE v2 (a gateway between the GIDs) is not
+ * done yet: such a connection declines with NOROUTE, or uses version 1.
+ *
+ * The test-only parameter test_clc_version makes a side offer and accept
+ * only one version (1 or 2; 0, the default, is both), so that the version
+ * 1 path stays tested on RoCE v2 devices and a version mismatch can be
+ * produced.
+ */
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/smcr.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+
+#include "core.h"
+#include "smcr.h"
+
+static int smc_test_clc_version;
+
+static int smc_clc_version_set(const char *val, const struct kernel_param *kp)
+{
+	int v, rc = kstrtoint(val, 0, &v);
+
+	if (rc)
+		return rc;
+	if (v < 0 || v > SMC_CLC_V2)
+		return -EINVAL;
+	WRITE_ONCE(*(int *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops smc_clc_version_ops = {
+	.set	= smc_clc_version_set,
+	.get	= param_get_int,
+};
+
+module_param_cb(test_clc_version, &smc_clc_version_ops,
+		&smc_test_clc_version, 0644);
+MODULE_PARM_DESC(test_clc_version,
+		 "TEST ONLY: SMC-R versions offered and accepted: 0 both, 1 or 2 only that one (default 0)");
+
+/**
+ * smc_hs_v2_local() - can this side do SMC-R version 2 on a connection?
+ * @smc: the socket; its clcsock is connected
+ * @offer: our RoCE port for it (smc_offer_local())
+ * @v2: filled: @possible, @v1, the namespace's user EIDs, our limits
+ */
+void smc_hs_v2_local(struct smc_sock *smc, const struct smc_offer *offer,
+		     struct smc_hs_v2 *v2)
+{
+	int mode = READ_ONCE(smc_test_clc_version);
+
+	memset(v2, 0, sizeof(*v2));
+	v2->v1 = mode != SMC_CLC_V2;
+	v2->ours.release = SMC_CLC_RELEASE;
+	v2->ours.max_conns = SMC_CLC_MAX_CONNS;
+	/*
+	 * One link, whatever smcr_max_links_per_lgr says, until the version
+	 * 2 ADD LINK exists (llc_v2.c); Linux adds no link to such a group.
+	 */
+	v2->ours.max_links = SMC_CLC_MAX_LINKS_MIN;
+	if (mode == SMC_CLC_V1 || !offer->roce || !offer->pick.roce_v2 ||
+	    smc->clcsock->sk->sk_family != AF_INET ||
+	    !ipv6_addr_v4mapped((const struct in6_addr *)offer->gid))
+		return;
+	v2->ueid_cnt = smc_nl_ueids(sock_net(&smc->sk), v2->ueids[0]);
+	v2->possible = v2->ueid_cnt > 0;
+}
+
+/**
+ * smc_hs_v2_propose() - the version 2 part of a client's Proposal
+ * @v2: from smc_hs_v2_local()
+ * @offer: our RoCE port
+ * @prop: @smcr_v1 and @smcr_v2 set as @v2 allows; with version 2 its v2
+ *	extension fields
+ */
+void smc_hs_v2_propose(const struct smc_hs_v2 *v2,
+		       const struct smc_offer *offer,
+		       struct smc_clc_proposal_info *prop)
+{
+	prop->smcr_v1 = v2->v1;
+	prop->smcr_v2 = v2->possible;
+	if (!v2->possible)
+		return;
+	prop->release = v2->ours.release;
+	memcpy(prop->roce_v2_gid, offer->gid, SMC_GID_LEN);
+	prop->max_conns = v2->ours.max_conns;
+	prop->max_links = v2->ours.max_links;
+	prop->eid_cnt = v2->ueid_cnt;
+	memcpy(prop->eids, v2->ueids, v2->ueid_cnt * SMC_EID_LEN);
+}
+
+/**
+ * smc_hs_v2_choose() - does a server take version 2 for a Proposal?
+ * @smc: the child socket
+ * @offer: our RoCE port for the connection
+ * @prop: the client's Proposal
+ * @v2: from smc_hs_v2_local(); on success the EID, the limits agreed and
+ *	whether the client is reached directly
+ *
+ * Return: 0 if version 2 is chosen, else why not, as a Decline code:
+ * MODEUNSUPP (not offered), NOV2EXT, NOUEID (no EID in common or none of
+ * ours), NOSMCRDEV (no v2 port here, or the client's v2 GID is not
+ * IPv4-mapped), NOROUTE (a router between the GIDs), MAXCONNERR or
+ * MAXLINKERR (release 1 limits).
+ */
+u32 smc_hs_v2_choose(struct smc_sock *smc, const struct smc_offer *offer,
+		     const struct smc_clc_proposal_info *prop,
+		     struct smc_hs_v2 *v2)
+{
+	if (prop->version < SMC_CLC_V2 ||
+	    (prop->type_v2 != SMC_CLC_TYPE_R && prop->type_v2 != SMC_CLC_TYPE_B))
+		return SMC_CLC_DECL_MODEUNSUPP;
+	if (!prop->has_v2_ext)
+		return SMC_CLC_DECL_NOV2EXT;
+	if (!v2->possible)
+		return v2->ueid_cnt || READ_ONCE(smc_test_clc_version) ||
+		       !offer->roce ? SMC_CLC_DECL_NOSMCRDEV :
+				      SMC_CLC_DECL_NOUEID;
+	if (smc_clc_eid_match(prop, v2->ueids[0], v2->ueid_cnt, v2->eid))
+		return SMC_CLC_DECL_NOUEID;
+	if (!ipv6_addr_v4mapped((const struct in6_addr *)prop->roce_v2_gid))
+		return SMC_CLC_DECL_NOSMCRDEV;
+	v2->direct = smc_ib_v2_direct(sock_net(&smc->sk), &offer->pick,
+				      prop->roce_v2_gid);
+	if (!v2->direct)
+		return SMC_CLC_DECL_NOROUTE;
+	return smc_clc_v2_server_limits(prop, &v2->ours, &v2->agreed);
+}
+
+static bool smc_hs_v2_eid_ours(const struct smc_hs_v2 *v2, const u8 *eid)
+{
+	int i;
+
+	for (i = 0; i < v2->ueid_cnt; i++)
+		if (!memcmp(v2->ueids[i], eid, SMC_EID_LEN))
+			return true;
+	return false;
+}
+
+/**
+ * smc_hs_v2_accepted() - may a client go on with the server's Accept?
+ * @smc: the socket
+ * @offer: our RoCE port
+ * @acc: the Accept
+ * @v2: what we proposed; for a version 2 Accept it takes the EID and, on
+ *	first contact, the limits and the peer's OS type
+ *
+ * Return: 0, or the Decline code: VERSMISMAT for a version we did not
+ * propose, NOUEID for an EID not ours, NOROUTE if we do not reach the
+ * server's GID without a router, NOINDIRECT if the server claims a router
+ * we do not see, RELEASEERR / MAXCONNERR / MAXLINKERR (release 1).
+ */
+u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
+		       const struct smc_clc_accept_info *acc,
+		       struct smc_hs_v2 *v2)
+{
+	if (acc->version == SMC_CLC_V1)
+		return v2->v1 ? 0 : SMC_CLC_DECL_VERSMISMAT;
+	if (!v2->possible)
+		return SMC_CLC_DECL_VERSMISMAT;
+	if (!smc_hs_v2_eid_ours(v2, acc->v2.eid))
+		return SMC_CLC_DECL_NOUEID;
+	memcpy(v2->eid, acc->v2.eid, SMC_EID_LEN);
+	v2->direct = smc_ib_v2_direct(sock_net(&smc->sk), &offer->pick,
+				      acc->gid);
+	if (!v2->direct)
+		return SMC_CLC_DECL_NOROUTE;
+	if (!acc->first_contact)
+		return 0;
+	if (!acc->v2.v2_direct)
+		return SMC_CLC_DECL_NOINDIRECT;
+	v2->peer_os = acc->v2.os_type;
+	return smc_clc_v2_client_limits(&acc->v2, &v2->ours, &v2->agreed);
+}
+
+/**
+ * smc_hs_v2_fill() - the version 2 part of our Accept or Confirm
+ * @v2: the negotiation's state
+ * @lnk: the link the message names
+ * @confirm: a Confirm (it lists our GIDs on first contact)
+ * @info: its @version and @first_contact are set; @v2 is filled
+ */
+void smc_hs_v2_fill(const struct smc_hs_v2 *v2, const struct smc_link *lnk,
+		    bool confirm, struct smc_clc_accept_info *info)
+{
+	struct smc_clc_v2_info *out = &info->v2;
+
+	memset(out, 0, sizeof(*out));
+	if (info->version != SMC_CLC_V2)
+		return;
+	memcpy(out->eid, v2->eid, SMC_EID_LEN);
+	if (!info->first_contact)
+		return;
+	out->has_fce = true;
+	out->os_type = SMC_CLC_OS_LINUX;
+	out->release = v2->agreed.release;
+	out->v2_direct = v2->direct;
+	out->max_conns = v2->agreed.max_conns;
+	out->max_links = v2->agreed.max_links;
+	if (confirm && lnk) {
+		out->gid_cnt = 1;
+		memcpy(out->gids[0], lnk->local.gid, SMC_GID_LEN);
+	}
+}
+
+/**
+ * smc_hs_v2_confirmed() - does the client's Confirm fit our Accept?
+ * @v2: the server's negotiation state; takes the peer's OS type
+ * @conf: the Confirm, of the Accept's version
+ *
+ * Return: 0, or the Decline code: NOUEID if it names another EID,
+ * RELEASEERR / MAXCONNERR / MAXLINKERR if its first contact extension does
+ * not echo the Accept's.
+ */
+u32 smc_hs_v2_confirmed(struct smc_hs_v2 *v2,
+			const struct smc_clc_accept_info *conf)
+{
+	if (conf->version != SMC_CLC_V2)
+		return 0;
+	if (memcmp(conf->v2.eid, v2->eid, SMC_EID_LEN))
+		return SMC_CLC_DECL_NOUEID;
+	if (!conf->v2.has_fce)
+		return 0;
+	v2->peer_os = conf->v2.os_type;
+	return smc_clc_v2_confirm_check(&conf->v2, &v2->agreed);
+}
+
+/**
+ * smc_hs_v2_lgr_init() - record what a version 2 first contact agreed on
+ * @lgr: the new link group, still pending
+ * @v2: the negotiation's state
+ */
+void smc_hs_v2_lgr_init(struct smc_link_group *lgr,
+			const struct smc_hs_v2 *v2)
+{
+	lgr->v2.release = v2->agreed.release;
+	lgr->v2.max_conns = v2->agreed.max_conns;
+	lgr->v2.peer_os = v2->peer_os;
+	lgr->v2.direct = v2->direct;
+	memcpy(lgr->v2.eid, v2->eid, SMC_EID_LEN);
+	lgr->max_links = min(lgr->max_links, v2->agreed.max_links);
+}
