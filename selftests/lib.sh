@@ -212,7 +212,7 @@ st_probe_pairs() {
 # over SMC-R here: Soft-RoCE and the (experimental) data_path parameter on.
 st_smcr_data() {
 	local v=
-	[[ ${SMCR_RXE:-0} == 1 ]] && read -r v </sys/module/smcr/parameters/data_path 2>/dev/null
+	[[ ${SMCR_RXE:-0} == 1 && -d /sys/module/smcr ]] && read -r v </sys/module/smcr/parameters/data_path
 	[[ $v == Y ]]
 }
 
@@ -305,6 +305,13 @@ st_links() {
 # st_lgr_count: number of SMC-R link groups on this VM
 st_lgr_count() {
 	"$SMCR_TOOLS/bin/smcr" -j lgr show | jq length
+}
+
+# st_lgr_versions: the SMC-R version of each link group of this VM, one per
+# line ("1", or "2.R" for version 2 release R); reads smcr's or Linux's SMC
+st_lgr_versions() {
+	"$SMCR_TOOLS/bin/smcr" -j lgr show |
+		jq -r '.[] | if .v2 then "\(.v2.version).\(.v2.release)" else "1" end'
 }
 
 # st_lgr_conns: connections in the SMC-R link groups of this VM

@@ -183,6 +183,7 @@ void json_lgr_fields(Json &j, const LinkGroup &g)
 	j.key("id").value(uint64_t{g.id});
 	j.key("role").value(role_name(g.role));
 	j.key("type").value(lgr_type_name(g.type));
+	j.key("version").value(uint64_t{g.v2_version.value_or(1)});
 	j.key("vlan").value(uint64_t{g.vlan});
 	j.key("conns").value(uint64_t{g.conns});
 	j.key("pnetid").value(g.pnetid);
@@ -192,6 +193,7 @@ void json_lgr_fields(Json &j, const LinkGroup &g)
 	if (g.v2_version) {
 		j.key("v2").begin_object();
 		j.key("version").value(uint64_t{*g.v2_version});
+		j.key("release").value(uint64_t{g.v2_release});
 		j.key("peer_host").value(g.peer_host);
 		j.key("negotiated_eid").value(g.neg_eid);
 		j.end_object();
@@ -279,10 +281,12 @@ std::string format_lgrs(const std::vector<LinkGroup> &lgrs, bool json)
 		j.end_array();
 		return j.str();
 	}
-	Table t({"LG-ID", "LG-ROLE", "LG-TYPE", "VLAN", "#CONNS", "PNET-ID"});
+	// VERSION: the SMC-R version, with the release for version 2 (2.1)
+	Table t({"LG-ID", "LG-ROLE", "LG-TYPE", "VERSION", "VLAN", "#CONNS", "PNET-ID"});
 	for (const auto &g : lgrs)
-		t.row({lgr_id_hex(g.id), role_name(g.role), lgr_type_name(g.type), u(g.vlan), u(g.conns),
-		       g.pnetid.empty() ? "-" : g.pnetid});
+		t.row({lgr_id_hex(g.id), role_name(g.role), lgr_type_name(g.type),
+		       g.v2_version ? u(*g.v2_version) + "." + u(g.v2_release) : "1", u(g.vlan),
+		       u(g.conns), g.pnetid.empty() ? "-" : g.pnetid});
 	return t.str();
 }
 

@@ -43,6 +43,7 @@ struct LinkGroup {
 	uint64_t net_cookie = 0;
 	uint64_t sndbuf_alloc = 0, rmb_alloc = 0;
 	std::optional<uint8_t> v2_version; // set for SMC-R v2 link groups
+	uint8_t v2_release = 0;
 	std::string peer_host, neg_eid;
 	std::vector<Link> links; // filled by the link dump only
 };

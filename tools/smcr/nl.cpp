@@ -331,6 +331,7 @@ std::vector<LinkGroup> Client::link_groups(bool with_links)
 				if (const nlattr *v2 = find(m, SMC_NLA_LGR_R_V2_COMMON)) {
 					AttrMap v = nested(v2);
 					g.v2_version = static_cast<uint8_t>(num(v, SMC_NLA_LGR_V2_VER));
+					g.v2_release = static_cast<uint8_t>(num(v, SMC_NLA_LGR_V2_REL));
 					g.peer_host = str(v, SMC_NLA_LGR_V2_PEER_HOST);
 					g.neg_eid = str(v, SMC_NLA_LGR_V2_NEG_EID);
 				}

@@ -150,8 +150,13 @@ TEST(SmcrFormat, LinkGroupsAndLinks)
 	l.peer_gid = "fe80::2";
 	g.links.push_back(l);
 	std::vector<LinkGroup> v{g};
-	EXPECT_EQ(format_lgrs(v, false), "LG-ID     LG-ROLE  LG-TYPE  VLAN  #CONNS  PNET-ID\n"
-					 "00000100  server   SINGLE   0     3       NET1\n");
+	EXPECT_EQ(format_lgrs(v, false), "LG-ID     LG-ROLE  LG-TYPE  VERSION  VLAN  #CONNS  PNET-ID\n"
+					 "00000100  server   SINGLE   1        0     3       NET1\n");
+	auto v2 = v;
+	v2[0].v2_version = 2;
+	v2[0].v2_release = 1;
+	EXPECT_EQ(format_lgrs(v2, false), "LG-ID     LG-ROLE  LG-TYPE  VERSION  VLAN  #CONNS  PNET-ID\n"
+					  "00000100  server   SINGLE   2.1      0     3       NET1\n");
 	EXPECT_EQ(format_links(v, false),
 		  "LG-ID     LNK-ID  STATE   #CONNS  IB-DEV  PORT  GID      PEER-GID\n"
 		  "00000100  1       ACTIVE  3       rxe0    1     fe80::1  fe80::2\n");
@@ -159,7 +164,7 @@ TEST(SmcrFormat, LinkGroupsAndLinks)
 	EXPECT_EQ(j.rfind("[{\"id\":256,\"role\":\"server\",\"type\":\"SINGLE\"", 0), 0u) << j;
 	EXPECT_EQ(format_lgrs({}, true), "[]\n");
 	EXPECT_EQ(format_links({}, true), "[]\n");
-	EXPECT_EQ(format_lgrs({}, false), "LG-ID  LG-ROLE  LG-TYPE  VLAN  #CONNS  PNET-ID\n");
+	EXPECT_EQ(format_lgrs({}, false), "LG-ID  LG-ROLE  LG-TYPE  VERSION  VLAN  #CONNS  PNET-ID\n");
 	auto lj = format_links(v, true);
 	EXPECT_NE(lj.find("\"lgr_id\":256,\"link_id\":1,\"state\":\"ACTIVE\""), std::string::npos) << lj;
 }
