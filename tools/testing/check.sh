@@ -3,6 +3,10 @@
 #
 #   debug kernel (2 VMs, one boot): KUnit module (role a) + selftests/run
 #   stock 6.12 and 6.1 (2 VMs each): selftests/run --smoke
+#   interop, on the debug kernel and stock 6.12: selftests/run --interop,
+#   smcr against Linux's smc.ko of that kernel, once with Linux as the
+#   server (role b), once as the client (role a); its own summary line
+#   "interop: N passed, ..." (6.1's rxe cannot carry Linux's SMC-R)
 #   host: ctest --test-dir build/tools (GoogleTest + loopback), first
 #   substrate: one short VM boot showing that cpu-check refuses a CPU whose
 #   emulated cmpxchg16b corrupts RFLAGS (QEMU 7.2's TCG)
@@ -32,6 +36,7 @@ Usage: ${0##*/} [OPTIONS]
   --kunit-ko PATH     KUnit module instead of build/mod/<debug kver>/smcr_kunit.ko
   --no-ctest          skip the host ctest run (build/tools)
   --no-substrate      skip the cpu-check test of the VM substrate
+  --no-interop        skip the interop group
   --soak              the soak tier instead: selftests tagged SOAK at their
                       soak sizes on the stock kernels (selftests/run --soak),
                       then tools/testing/vm/soak --boots \$SOAK_BOOTS (10) of
@@ -58,6 +63,7 @@ selftests=selftests/run
 kunit_ko=''
 ctest=1
 substrate=1
+interop=1
 soak=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -69,6 +75,7 @@ while [[ $# -gt 0 ]]; do
 	--kunit-ko) kunit_ko=$2; shift 2 ;;
 	--no-ctest) ctest=0; shift ;;
 	--no-substrate) substrate=0; shift ;;
+	--no-interop) interop=0; shift ;;
 	--soak) soak=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "check: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -77,7 +84,7 @@ done
 if [[ $soak == 1 ]]; then
 	# endurance, not behaviour: the stock kernels only, no budgets
 	kernels=${kernels-6.12 6.1}
-	ctest=0 substrate=0
+	ctest=0 substrate=0 interop=0
 	budget=([debug]=0 [6.12]=0 [6.1]=0)
 fi
 kernels=${kernels-debug 6.12 6.1}
@@ -307,6 +314,50 @@ for k in $kernels; do
 	summaries+=("$s")
 	say "$s"
 done
+
+# The interop group: smcr against Linux's smc.ko (selftests/interop/), in
+# two VM runs per kernel - Linux as the server (role b), then as the client.
+# A run's failures that no test line shows count as in the main loop.
+if [[ $interop == 1 ]]; then
+	i_pass=0 i_fail=0 i_skip=0
+	fail_before=$total_fail
+	start=$SECONDS
+	for k in $kernels; do
+		[[ $k == debug || $k == 6.12 ]] || continue
+		t=$timeout
+		[[ $k == debug ]] && t=$debug_timeout
+		for side in b a; do
+			kl=$logdir/interop-$k-linux-$side
+			say "===== interop, kernel $k: Linux's smc.ko on role $side (logs: $kl)"
+			vrc=0
+			"$vm/run" --kernel "$k" --vms 2 --allow-intree-smc --timeout "$t" --logdir "$kl" -- \
+				selftests/run --interop "$side" || vrc=$?
+			reason=$(sed -n 's/^status=[0-9]* reason=//p' "$kl/result" 2>/dev/null || true)
+			count_tap "$kl/a.out"
+			i_pass=$((i_pass + tap_pass)) i_fail=$((i_fail + tap_fail)) i_skip=$((i_skip + tap_skip))
+			case $vrc in
+			0) ;;
+			1) ((tap_fail > 0)) || note_fail "interop $k" "selftests exited non-zero without a 'not ok' line: $reason" ;;
+			2) note_fail "interop $k" "kernel problem: $reason" ;;
+			*) note_fail "interop $k" "run exited $vrc: $reason" ;;
+			esac
+			((tap_pass + tap_fail + tap_skip > 0)) || note_fail "interop $k" "no test ran (Linux on role $side)"
+			while read -r tsecs id; do
+				timings+=("$tsecs interop-$k-$side $id")
+			done < <(sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+) \(([0-9]+) s\).*/\3 \2/p' "$kl/a.out" 2>/dev/null)
+		done
+	done
+	total_pass=$((total_pass + i_pass))
+	total_fail=$((total_fail + i_fail))
+	total_skip=$((total_skip + i_skip))
+	extra=$((total_fail - fail_before - i_fail))
+	s="interop: $i_pass passed, $i_fail failed, $i_skip skipped"
+	((extra > 0)) && s+="; $extra other failure(s)"
+	s+=" ($((SECONDS - start))s)"
+	summaries+=("$s")
+	phases+=("interop $((SECONDS - start))")
+	say "$s"
+fi
 
 # The soak tier ends with boots of the substrate under the stream tests.
 if [[ $soak == 1 ]]; then
