@@ -16,10 +16,11 @@
 #     Linux's socket records NOSMCDEV, smcr's PEERDECL (0x05000000) with
 #     the peer's diagnosis NOSMCDEV.
 #   - Linux client to an smcr server: Linux's Proposal offers only v2 (no
-#     v1 device: its Proposal's v1 type is N); smcr, limited to v1, cannot
-#     take it and has no v1 to fall back to, so it declines with NOSMCRDEV
-#     (0x03030002, "no SMC-R device" for that version, smc_hs_v2_choose()):
-#     smcr records NOSMCRDEV, Linux PEERDECL with peer diagnosis NOSMCRDEV.
+#     v1 device: its Proposal's v1 type is N); smcr, limited to v1, has no
+#     version in common with it and declines with VERSMISMAT (0x030c0000,
+#     "SMC version mismatch": smc_hs_v2_local() gives that reason for
+#     test_clc_version=1, smc_hs_v2_choose() returns it): smcr records
+#     VERSMISMAT, Linux PEERDECL with peer diagnosis VERSMISMAT.
 # Asserts, on each side from its own sock_diag (smctest --expect-*): mode
 # fallback with exactly these reason and peer diagnosis codes, for a duplex
 # transfer (both sides verify the other's pattern) and a sink (checksum
@@ -38,8 +39,8 @@ vm_sync "$ST_KEY-params" || exit 1
 case $SMCR_ROLE:$ST_IMPL in
 a:smcr) EXP=(--expect-reason PEERDECL --expect-peer-diag NOSMCDEV) ;;
 b:linux) EXP=(--expect-reason NOSMCDEV --expect-peer-diag 0) ;;
-a:linux) EXP=(--expect-reason PEERDECL --expect-peer-diag NOSMCRDEV) ;;
-b:smcr) EXP=(--expect-reason NOSMCRDEV --expect-peer-diag 0) ;;
+a:linux) EXP=(--expect-reason PEERDECL --expect-peer-diag VERSMISMAT) ;;
+b:smcr) EXP=(--expect-reason VERSMISMAT --expect-peer-diag 0) ;;
 esac
 echo "$ST_IMPL as $([[ $SMCR_ROLE == a ]] && echo client || echo server) expects ${EXP[*]}"
 
