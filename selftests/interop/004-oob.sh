@@ -16,11 +16,13 @@
 #      mark, SIOCATMARK is 1 there, recv(MSG_OOB) fails with EINVAL, the
 #      stream goes on with "Xijkl";
 #   3. the sender fills the receiver's window (sends until EAGAIN, until
-#      another try 1 s later still finds no room), then sends the urgent
-#      byte (blocking: the peer announces it as pending, RFC 7609 4.7.6)
-#      and an 8-byte trailer with the fill length; the receiver, which did
-#      not read for 3 s, then reads everything: the urgent byte once by
-#      recv(MSG_OOB) on POLLPRI, the fill and the trailer intact around it.
+#      another try 1 s later still finds no room) while the receiver does
+#      not read, says so (file -> vm_put -> file), then sends the urgent
+#      byte (blocking in send(MSG_OOB): it is announced as pending, RFC
+#      7609 4.7.6) and an 8-byte trailer with the fill length; the
+#      receiver, told the window is full, then reads everything: the
+#      urgent byte once by recv(MSG_OOB) on POLLPRI, the fill and the
+#      trailer intact around it.
 # SIOCATMARK at the mark without SO_OOBINLINE (connection 1) is asserted
 # on an smcr receiver only: Linux skips the urgent byte as soon as a read
 # reaches it (smc_rx_update_consumer()), so its SIOCATMARK (consumer cursor
@@ -115,7 +117,13 @@ def receiver():
     say("conn2 ok: SO_OOBINLINE: read stops at the mark, SIOCATMARK 1, the byte stays in the stream")
 
     c = accept(False)
-    time.sleep(3)	# the sender fills the window and blocks in send(MSG_OOB)
+    for _ in range(600):	# until the sender filled the window
+        if os.path.exists(tmp + "/go"):
+            break
+        time.sleep(0.1)
+    else:
+        check(False, "conn3: the sender never filled the window")
+    time.sleep(1)		# the sender blocks in send(MSG_OOB)
     stream, urgent = b"", 0
     while True:
         ev = wait(c, select.POLLIN | select.POLLPRI)
@@ -163,6 +171,7 @@ def sender():
         if not grew and fill:
             break
         time.sleep(1)
+    open(tmp + "/filled", "w").close()
     s.setblocking(True)
     check(s.send(b"X", socket.MSG_OOB) == 1, "send(MSG_OOB) into a full window")
     s.sendall(struct.pack("Q", fill))
@@ -186,10 +195,20 @@ oob() {
 		pid=$!
 		for ((i = 0; i < 100; i++)); do [[ -e $t/ready ]] && break; vm_nap 0.1; done
 		vm_put "$ST_KEY-rcv-$from" ok
+		# connection 3: read once the sender filled the window
+		[[ $(vm_get "$ST_KEY-filled-$from" 60) == 1 ]] && : >"$t/go"
 		wait "$pid"
 	else
 		vm_get "$ST_KEY-rcv-$from" 60 >/dev/null || { echo "no receiver"; return 1; }
-		"$ST_SMC_RUN" /usr/bin/python3 "$ST_TMP/oob.py" sender "$SMCR_PEER_IP" "$port" "$t" "$ST_IMPL"
+		"$ST_SMC_RUN" /usr/bin/python3 "$ST_TMP/oob.py" sender "$SMCR_PEER_IP" "$port" "$t" "$ST_IMPL" &
+		pid=$!
+		for ((i = 0; i < 600; i++)); do
+			[[ -e $t/filled ]] && break
+			kill -0 "$pid" 2>/dev/null || break
+			vm_nap 0.1
+		done
+		vm_put "$ST_KEY-filled-$from" "$([[ -e $t/filled ]] && echo 1 || echo 0)"
+		wait "$pid"
 	fi
 	rc=$?
 	vm_sync "$ST_KEY-end-$from" || return 1
