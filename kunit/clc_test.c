@@ -1219,6 +1219,23 @@ static void clc_accept_v2_parse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.v2.gid_cnt, 0);
 }
 
+/* Field by field: the struct has padding */
+static void clc_expect_v2_info(struct kunit *test,
+			       const struct smc_clc_v2_info *a,
+			       const struct smc_clc_v2_info *b)
+{
+	KUNIT_EXPECT_MEMEQ(test, a->eid, b->eid, SMC_EID_LEN);
+	KUNIT_EXPECT_EQ(test, a->has_fce, b->has_fce);
+	KUNIT_EXPECT_EQ(test, a->os_type, b->os_type);
+	KUNIT_EXPECT_EQ(test, a->release, b->release);
+	KUNIT_EXPECT_EQ(test, a->v2_direct, b->v2_direct);
+	KUNIT_EXPECT_EQ(test, a->max_conns, b->max_conns);
+	KUNIT_EXPECT_EQ(test, a->max_links, b->max_links);
+	KUNIT_EXPECT_EQ(test, a->feature_mask, b->feature_mask);
+	KUNIT_ASSERT_EQ(test, a->gid_cnt, b->gid_cnt);
+	KUNIT_EXPECT_MEMEQ(test, a->gids, b->gids, a->gid_cnt * SMC_GID_LEN);
+}
+
 /* What smcr builds in version 2 reads back the same */
 static void clc_accept_v2_roundtrip(struct kunit *test)
 {
@@ -1244,7 +1261,7 @@ static void clc_accept_v2_roundtrip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b[104], 0x80);
 	KUNIT_EXPECT_EQ(test, b[105], 0x21);
 	KUNIT_ASSERT_EQ(test, smc_clc_confirm_parse(b, len, &out), 0);
-	KUNIT_EXPECT_MEMEQ(test, &out.v2, &in.v2, sizeof(in.v2));
+	clc_expect_v2_info(test, &out.v2, &in.v2);
 	KUNIT_EXPECT_EQ(test, out.qpn, in.qpn);
 	KUNIT_EXPECT_EQ(test, out.psn, in.psn);
 	/* an Accept has no GID list; release 0 the short extension */
@@ -1256,7 +1273,7 @@ static void clc_accept_v2_roundtrip(struct kunit *test)
 	len = smc_clc_accept_build(b, TB_ACC_SIZE, &in);
 	KUNIT_ASSERT_EQ(test, len, 104 + 36 + 4);
 	KUNIT_ASSERT_EQ(test, smc_clc_accept_parse(b, len, &out), 0);
-	KUNIT_EXPECT_MEMEQ(test, &out.v2, &in.v2, sizeof(in.v2));
+	clc_expect_v2_info(test, &out.v2, &in.v2);
 	/* too small a buffer; an extension without first contact */
 	KUNIT_EXPECT_EQ(test, smc_clc_accept_build(b, len - 1, &in), -EMSGSIZE);
 	in.first_contact = false;
@@ -1365,6 +1382,15 @@ static void clc_v2_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.max_conns, 100);
 	KUNIT_EXPECT_EQ(test, smc_clc_v2_confirm_check(&acc, &out), 0);
+	/* a Confirm that does not echo max_conns */
+	acc.max_conns = 99;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_confirm_check(&acc, &out),
+			(u32)SMC_CLC_DECL_MAXCONNERR);
+	acc.max_conns = 100;
+	/* more links than we proposed, or none */
+	acc.max_links = 0;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out),
+			(u32)SMC_CLC_DECL_MAXLINKERR);
 	acc.max_links = 3;
 	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out),
 			(u32)SMC_CLC_DECL_MAXLINKERR);
@@ -1374,6 +1400,12 @@ static void clc_v2_limits(struct kunit *test)
 	acc.max_conns = 8;
 	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out),
 			(u32)SMC_CLC_DECL_MAXCONNERR);
+	/* release 0: nothing negotiated, whatever the extension says */
+	acc.release = 0;
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.release, 0);
+	KUNIT_EXPECT_EQ(test, out.max_conns, 255);
+	KUNIT_EXPECT_EQ(test, out.max_links, 2);
 	acc.release = 2;
 	KUNIT_EXPECT_EQ(test, smc_clc_v2_client_limits(&acc, &ours, &out),
 			(u32)SMC_CLC_DECL_RELEASEERR);

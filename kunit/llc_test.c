@@ -270,7 +270,10 @@ static void llc_v2_wrap_unwrap(struct kunit *test)
 	memcpy(big, &msg, 44);
 	big[1] = 44;
 	big[2] = 0;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, sizeof(big), v1), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_unwrap(big, sizeof(big), v1), 0);
+	KUNIT_EXPECT_EQ(test, v1[0], SMC_LLC_TEST_LINK);
+	KUNIT_EXPECT_EQ(test, v1[1], 44);
+	KUNIT_EXPECT_EQ(test, v1[2], 0);
 	/* too short; a version 1 type; REQ ADD LINK; an unknown v2 type */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 43, v1), -EPROTO);
 	big[0] = SMC_LLC_TEST_LINK;
@@ -279,8 +282,13 @@ static void llc_v2_wrap_unwrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EOPNOTSUPP);
 	big[0] = 0x23;	/* no version 2 ADD LINK CONTINUATION */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
-	/* an ADD LINK reject: its reason was overwritten by the length */
+	/* an ADD LINK request, length big endian: byte 2 is no reason */
 	big[0] = SMC_LLC_ADD_LINK_V2;
+	big[1] = 0;
+	big[2] = 44;
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), 0);
+	KUNIT_EXPECT_EQ(test, v1[2], 0);
+	/* an ADD LINK reject: its reason was overwritten by the length */
 	big[3] = SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_ADD_LINK_REJ;
 	KUNIT_ASSERT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), 0);
 	KUNIT_EXPECT_EQ(test, v1[2], SMC_LLC_REJ_RSN_NO_ALT_PATH);

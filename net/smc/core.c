@@ -142,33 +142,52 @@ void smc_lgr_put(struct smc_link_group *lgr)
 }
 
 /*
- * Does @lgr have the peer end @key names? A server's key is the client's
- * first link's, from its Proposal. A client's comes from the Accept,
- * which names the link the server chose for the connection: any active
- * link of the link group may match.
+ * Does @lgr have the peer end @key names? Under lgr->lock. A server's key
+ * is the client's first link's, from its Proposal. A client's comes from
+ * the Accept, which names the link the server chose for the connection:
+ * any active link of the link group may match, and with @key->peer_qpn
+ * only the link with that QP - a server may run several link groups with
+ * the same key (smc_lgr_full(); Linux's smcr_max_conns_per_lgr). A first
+ * contact still pending matches by the key alone: the server may see its
+ * link ACTIVE before we do, and the connection waits for it.
  */
 static bool smc_lgr_key_match(struct smc_link_group *lgr,
 			      const struct smc_lgr_key *key)
 {
 	const struct smc_lgr_key *a = &lgr->key;
+	bool first_link;
 	int i;
 
 	if (a->vlan_id != key->vlan_id || a->version != key->version ||
 	    memcmp(a->peer_id, key->peer_id, SMC_PEER_ID_LEN))
 		return false;
-	if (!memcmp(a->peer_gid, key->peer_gid, SMC_GID_LEN) &&
-	    !memcmp(a->peer_mac, key->peer_mac, SMC_MAC_LEN))
-		return true;
-	for (i = 0; !lgr->server && i < SMC_LGR_LINKS; i++) {
+	first_link = !memcmp(a->peer_gid, key->peer_gid, SMC_GID_LEN) &&
+		     !memcmp(a->peer_mac, key->peer_mac, SMC_MAC_LEN);
+	if (lgr->server || (first_link && (lgr->pending || !key->peer_qpn)))
+		return first_link;
+	for (i = 0; i < SMC_LGR_LINKS; i++) {
 		const struct smc_link *lnk = &lgr->lnk[i];
 
 		/* the peer's values are set before the link turns ACTIVE */
 		if (smp_load_acquire(&lnk->state) == SMC_LNK_ACTIVE &&
 		    !memcmp(lnk->peer.gid, key->peer_gid, SMC_GID_LEN) &&
-		    !memcmp(lnk->peer.mac, key->peer_mac, SMC_MAC_LEN))
+		    !memcmp(lnk->peer.mac, key->peer_mac, SMC_MAC_LEN) &&
+		    (!key->peer_qpn || lnk->peer.qpn == key->peer_qpn))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * A server puts no more connections on a version 2 link group than the
+ * first contact negotiated (clc_v2.c); the next one makes a new link group
+ * (first contact) with the same key. A client goes where the server's
+ * Accept says (smc_lgr_key_match()).
+ */
+static bool smc_lgr_full(const struct smc_link_group *lgr)
+{
+	return lgr->server && lgr->v2.max_conns &&
+	       lgr->conns >= lgr->v2.max_conns;
 }
 
 /*
@@ -178,16 +197,6 @@ static bool smc_lgr_key_match(struct smc_link_group *lgr,
  * @n_pending, it is set to the number of pending link groups of @server's
  * role in @net.
  */
-/*
- * A server puts no more connections on a version 2 link group than the
- * first contact negotiated (clc_v2.c); the next one makes a new link group
- * (first contact). A client goes where the server's Accept says.
- */
-static bool smc_lgr_full(const struct smc_link_group *lgr)
-{
-	return lgr->server && lgr->v2.max_conns &&
-	       lgr->conns >= lgr->v2.max_conns;
-}
 
 static struct smc_link_group *smc_lgr_lookup(const struct net *net,
 					     bool server,

@@ -328,11 +328,14 @@ struct smc_llc_waiter {
  * @peer_mac: the peer's RoCE MAC on the first link
  * @vlan_id: VLAN of the links' net device, 0 for none
  * @version: SMC-R version of the link group (SMC_CLC_V1 or SMC_CLC_V2)
+ * @peer_qpn: a client's lookup for a subsequent contact: the server's QP
+ *	the Accept names (0: any); not part of a link group's own key
  *
  * With the namespace and our role, what a new connection must match to
- * use an existing link group (subsequent contact, 3.5.1). In a version 2
- * key @peer_mac is the one of the peer's Accept or Confirm; a v2 Proposal
- * need not carry one.
+ * use an existing link group (subsequent contact, 3.5.1). A server's key
+ * comes from the Proposal. In a version 2 Proposal @peer_gid is the one of
+ * the v2 extension, which must be the client's IPv4 address (hs_v2.c), and
+ * Linux leaves @peer_id and @peer_mac zero when it offers no version 1.
  */
 struct smc_lgr_key {
 	u8	peer_id[SMC_PEER_ID_LEN];
@@ -340,6 +343,7 @@ struct smc_lgr_key {
 	u8	peer_mac[SMC_MAC_LEN];
 	u16	vlan_id;
 	u8	version;
+	u32	peer_qpn;
 };
 
 /**

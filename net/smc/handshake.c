@@ -328,6 +328,7 @@ static void smc_hs_lgr_key(struct smc_lgr_key *key, const u8 *peer_id,
 	memcpy(key->peer_mac, mac, SMC_MAC_LEN);
 	key->vlan_id = hs->offer.vlan_id;
 	key->version = hs->version;
+	key->peer_qpn = 0;
 }
 
 /* Our Accept or Confirm for @lnk, in the version negotiated */
@@ -395,6 +396,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 
 	smc_hs_lgr_key(&key, acc->peer_id, acc->gid, acc->mac, hs);
 	if (!first) {
+		key.peer_qpn = acc->qpn;
 		/* the server may see the first link ACTIVE just before we do:
 		 * smc_lgr_find() waits for a first contact in progress
 		 */
@@ -519,9 +521,7 @@ static int smc_hs_client_run(struct smc_sock *smc, struct smc_hs *hs)
 	prop->prefixes = hs->offer.prefixes;
 	smc_hs_v2_propose(&hs->v2, &hs->offer, prop);
 	if (!prop->smcr_v1 && !prop->smcr_v2)	/* test_clc_version=2 */
-		return smc_hs_decline(smc, hs->v2.ueid_cnt ?
-					   SMC_CLC_DECL_NOSMCRDEV :
-					   SMC_CLC_DECL_NOUEID);
+		return smc_hs_decline(smc, hs->v2.why_not);
 	len = smc_clc_proposal_build(hs->buf, sizeof(hs->buf), prop);
 	if (len < 0)
 		return smc_hs_decline(smc, SMC_CLC_DECL_INTERR);

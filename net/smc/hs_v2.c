@@ -7,14 +7,18 @@
  * Over RoCE v2 (UDP/IP: Soft-RoCE, most NICs) Linux's in-tree SMC does
  * SMC-R only in version 2: its version 1 needs a RoCE v1 GID. Version 2
  * differs from version 1 in the CLC exchange only; links, LLC and CDC stay
- * those of RFC 7609, with the LLC message types of version 2 (llc_msg.c)
- * and receive buffers large enough for Linux's longest LLC messages
- * (wr.c).
+ * those of RFC 7609, with the LLC framing of version 2 (llc_v2.c). A link
+ * takes LLC messages of 44 bytes only (wr.c): a longer one - Linux's ADD
+ * LINK with RTokens, REQ ADD LINK, a DELETE RKEY of more than 8 RKeys -
+ * ends the link. Linux sends none of them to a link group of one link,
+ * which is what a version 2 link group is until smcr sends and takes them.
  *
  * Who can do version 2 (smc_hs_v2_local()): an IPv4 connection (Linux
  * offers v2 on AF_INET sockets only), a RoCE v2 port whose GID is the
  * IPv4-mapped local address, and at least one user EID in the namespace's
  * table (`smcr ueid add`): a v2 link group needs an EID both sides have.
+ * The peer's version 2 GID must be its address on the TCP connection
+ * (smc_hs_v2_gid_is_peer()).
  *
  * Version choice: the client proposes both versions it can; the server
  * takes version 2 when it can (an EID in common, the client's v2 GID
@@ -74,6 +78,7 @@ void smc_hs_v2_local(struct smc_sock *smc, const struct smc_offer *offer,
 
 	memset(v2, 0, sizeof(*v2));
 	v2->v1 = mode != SMC_CLC_V2;
+	v2->why_not = SMC_CLC_DECL_VERSMISMAT;	/* test_clc_version=1 */
 	v2->ours.release = SMC_CLC_RELEASE;
 	v2->ours.max_conns = SMC_CLC_MAX_CONNS;
 	/*
@@ -81,12 +86,16 @@ void smc_hs_v2_local(struct smc_sock *smc, const struct smc_offer *offer,
 	 * 2 ADD LINK exists (llc_v2.c); Linux adds no link to such a group.
 	 */
 	v2->ours.max_links = SMC_CLC_MAX_LINKS_MIN;
-	if (mode == SMC_CLC_V1 || !offer->roce || !offer->pick.roce_v2 ||
+	if (mode == SMC_CLC_V1)
+		return;
+	v2->why_not = SMC_CLC_DECL_NOSMCRDEV;
+	if (!offer->roce || !offer->pick.roce_v2 ||
 	    smc->clcsock->sk->sk_family != AF_INET ||
 	    !ipv6_addr_v4mapped((const struct in6_addr *)offer->gid))
 		return;
 	v2->ueid_cnt = smc_nl_ueids(sock_net(&smc->sk), v2->ueids[0]);
 	v2->possible = v2->ueid_cnt > 0;
+	v2->why_not = v2->possible ? 0 : SMC_CLC_DECL_NOUEID;
 }
 
 /**
@@ -112,6 +121,23 @@ void smc_hs_v2_propose(const struct smc_hs_v2 *v2,
 	memcpy(prop->eids, v2->ueids, v2->ueid_cnt * SMC_EID_LEN);
 }
 
+/*
+ * A version 2 GID is the IPv4 address of its host's end of the TCP
+ * connection (Linux takes the GID of the connection's source address, and
+ * so does smcr), so the peer's must be the address the connection comes
+ * from. It names the server's link group for the client: without this
+ * check any host sharing one of its EIDs could name another client's GID,
+ * learn that link group's QP and new RMB from the Accept, and end it with
+ * an out-of-sync Decline.
+ */
+static bool smc_hs_v2_gid_is_peer(struct smc_sock *smc, const u8 *gid)
+{
+	struct in6_addr peer;
+
+	ipv6_addr_set_v4mapped(smc->clcsock->sk->sk_daddr, &peer);
+	return !memcmp(gid, &peer, SMC_GID_LEN);
+}
+
 /**
  * smc_hs_v2_choose() - does a server take version 2 for a Proposal?
  * @smc: the child socket
@@ -121,27 +147,23 @@ void smc_hs_v2_propose(const struct smc_hs_v2 *v2,
  *	whether the client is reached directly
  *
  * Return: 0 if version 2 is chosen, else why not, as a Decline code:
- * MODEUNSUPP (not offered), NOV2EXT, NOUEID (no EID in common or none of
- * ours), NOSMCRDEV (no v2 port here, or the client's v2 GID is not
- * IPv4-mapped), NOROUTE (a router between the GIDs), MAXCONNERR or
+ * MODEUNSUPP (not offered), why smc_hs_v2_local() found it impossible
+ * here, NOUEID (no EID in common), NOSMCRDEV (the client's v2 GID is not
+ * its address), NOROUTE (a router between the GIDs), MAXCONNERR or
  * MAXLINKERR (release 1 limits).
  */
 u32 smc_hs_v2_choose(struct smc_sock *smc, const struct smc_offer *offer,
 		     const struct smc_clc_proposal_info *prop,
 		     struct smc_hs_v2 *v2)
 {
-	if (prop->version < SMC_CLC_V2 ||
-	    (prop->type_v2 != SMC_CLC_TYPE_R && prop->type_v2 != SMC_CLC_TYPE_B))
+	/* the parser refuses a v2 offer without its extension */
+	if (!prop->smcr_v2)
 		return SMC_CLC_DECL_MODEUNSUPP;
-	if (!prop->has_v2_ext)
-		return SMC_CLC_DECL_NOV2EXT;
 	if (!v2->possible)
-		return v2->ueid_cnt || READ_ONCE(smc_test_clc_version) ||
-		       !offer->roce ? SMC_CLC_DECL_NOSMCRDEV :
-				      SMC_CLC_DECL_NOUEID;
+		return v2->why_not;
 	if (smc_clc_eid_match(prop, v2->ueids[0], v2->ueid_cnt, v2->eid))
 		return SMC_CLC_DECL_NOUEID;
-	if (!ipv6_addr_v4mapped((const struct in6_addr *)prop->roce_v2_gid))
+	if (!smc_hs_v2_gid_is_peer(smc, prop->roce_v2_gid))
 		return SMC_CLC_DECL_NOSMCRDEV;
 	v2->direct = smc_ib_v2_direct(sock_net(&smc->sk), &offer->pick,
 				      prop->roce_v2_gid);
@@ -184,6 +206,8 @@ u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
 	if (!smc_hs_v2_eid_ours(v2, acc->v2.eid))
 		return SMC_CLC_DECL_NOUEID;
 	memcpy(v2->eid, acc->v2.eid, SMC_EID_LEN);
+	if (!smc_hs_v2_gid_is_peer(smc, acc->gid))
+		return SMC_CLC_DECL_NOSMCRDEV;
 	v2->direct = smc_ib_v2_direct(sock_net(&smc->sk), &offer->pick,
 				      acc->gid);
 	if (!v2->direct)
@@ -261,5 +285,5 @@ void smc_hs_v2_lgr_init(struct smc_link_group *lgr,
 	lgr->v2.peer_os = v2->peer_os;
 	lgr->v2.direct = v2->direct;
 	memcpy(lgr->v2.eid, v2->eid, SMC_EID_LEN);
-	lgr->max_links = min(lgr->max_links, v2->agreed.max_links);
+	WRITE_ONCE(lgr->max_links, min(lgr->max_links, v2->agreed.max_links));
 }

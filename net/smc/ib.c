@@ -280,7 +280,10 @@ int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 	return attr ? 0 : -ENODEV;
 }
 
-/* Does @ndev reach @peer (an IPv4-mapped GID) without a router? */
+/*
+ * Does @ndev reach @peer (an IPv4-mapped GID) without a router? Only a
+ * unicast address: a broadcast or multicast one is "direct" too.
+ */
 static bool smc_ib_reaches(struct net *net, struct net_device *ndev,
 			   const union ib_gid *local, const union ib_gid *peer)
 {
@@ -293,7 +296,8 @@ static bool smc_ib_reaches(struct net *net, struct net_device *ndev,
 	rt = ip_route_output_key(net, &fl4);
 	if (IS_ERR(rt))
 		return false;
-	ok = rt->dst.dev == ndev && !rt->rt_uses_gateway;
+	ok = rt->dst.dev == ndev && !rt->rt_uses_gateway &&
+	     rt->rt_type == RTN_UNICAST;
 	ip_rt_put(rt);
 	return ok;
 }

@@ -592,7 +592,9 @@ int smc_llc_confirm_link_check(struct smc_link *lnk,
 	    cl->qpn != lnk->peer.qpn || !cl->link_num)
 		return -EPROTO;
 	memcpy(lnk->peer_uid, cl->link_uid, SMC_LLC_LINK_UID_LEN);
-	lgr->max_links = clamp_t(u8, cl->max_links, 1, lgr->max_links);
+	/* the netlink dump reads it locklessly */
+	WRITE_ONCE(lgr->max_links,
+		   clamp_t(u8, cl->max_links, 1, lgr->max_links));
 	if (!lnk->lgr->server)		/* the server chooses the RMBE format */
 		lnk->lgr->rmbe_eyec = !cl->no_rmbe_eyec;
 	else if (cl->no_rmbe_eyec == lnk->lgr->rmbe_eyec)

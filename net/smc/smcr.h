@@ -243,6 +243,7 @@ void smc_stats_exit(void);
  *	connection, a RoCE v2 port with the IPv4-mapped GID, a user EID, and
  *	the test-only test_clc_version allows it
  * @v1: this side offers or accepts version 1 (test_clc_version allows it)
+ * @why_not: if not @possible, the Decline code saying why
  * @ueid_cnt: entries of @ueids
  * @ueids: the namespace's user EIDs
  * @ours: our release and limits
@@ -254,6 +255,7 @@ void smc_stats_exit(void);
 struct smc_hs_v2 {
 	bool				possible;
 	bool				v1;
+	u32				why_not;
 	int				ueid_cnt;
 	u8				ueids[SMC_CLC_MAX_EID][SMC_EID_LEN];
 	struct smc_clc_v2_limits	ours;

@@ -50,6 +50,8 @@ phase() {
 }
 
 st_param lgr_linger_ms 1000 || exit 1
+# earlier tests' link groups (version 1) linger out first
+st_await_lgr_count 0 60 || st_fail "earlier link groups did not end"
 "$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null || st_fail "ueid add"
 vm_sync "$ST_KEY-p1" || exit 1
 phase common $P "--expect-mode smcr" "--expect-mode smcr" 2.1 || st_fail "phase 1: common EID"

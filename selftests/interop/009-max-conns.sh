@@ -1,0 +1,61 @@
+#!/bin/bash
+# DESC: smcr <-> Linux smc.ko: release 1 max_conns 16 (Linux's sysctl): 40 connections spread over 3 link groups of one peer, all SMC-R
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 240
+#
+# Linux's net.smc.smcr_max_conns_per_lgr is 16 on its VM. SMC-R v2.1 agrees
+# on the smaller of both sides' maximum, so each link group takes at most
+# 16 connections and a server opens the next link group, with the same
+# peer, GID and MAC, for the 17th: Linux when it is the server, smcr
+# (smc_lgr_full()) when Linux is the client. 40 concurrent connections a->b,
+# all held open 8 s, so they coexist. Asserts on both sides: every
+# connection SMC-R and byte-exact (its own sock_diag), 3 link groups at
+# once, none with more than 16 connections, all of version 2.1. The client
+# must take each connection's link group by the QP the Accept names: with
+# the key alone it would pick the first one and decline out of sync.
+source "$ST_DIR/lib.sh"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+P=$ST_PORT
+N=40
+B=$(st_size 64K 16K)
+SYS=/proc/sys/net/smc/smcr_max_conns_per_lgr
+
+if [[ $ST_IMPL == linux ]]; then
+	[[ -w $SYS ]] || st_skip "Linux without $SYS"
+	old=$(<"$SYS")
+	trap 'echo "$old" >"$SYS"' EXIT
+	echo 16 >"$SYS" || st_fail "cannot set $SYS"
+else
+	st_param hs_limit 256 || exit 1
+fi
+st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+vm_sync "$ST_KEY-clean" || exit 1
+rc=0
+case $SMCR_ROLE in
+b) st_serve_bg s server --port "$P" --conns $N --concurrent --bytes "$B" --mode duplex \
+	--expect-mode smcr --timeout 150s || exit 1 ;;
+a) st_await s || exit 1
+   st_smctest client --addr "$SMCR_PEER_IP" --port "$P" --conns $N --bytes "$B" --mode duplex \
+	--expect-mode smcr --hold 8s --timeout 150s &
+   cpid=$! ;;
+esac
+# all N open (held): sample the link groups
+end=$((SECONDS + 90))
+while ((SECONDS < end)); do
+	lgrs=$("$SMCR_TOOLS/bin/smcr" -j lgr show) || break
+	[[ $(jq '[.[].conns] | add // 0' <<<"$lgrs") -ge $N ]] && break
+	vm_nap 0.2
+done
+"$SMCR_TOOLS/bin/smcr" lgr show
+counts=$(jq -r '[.[].conns] | sort | join(" ")' <<<"$lgrs")
+echo "$ST_IMPL: connections per link group: $counts"
+[[ $(jq '[.[].conns] | add // 0' <<<"$lgrs") == "$N" ]] || { echo "not all $N connections counted"; rc=1; }
+[[ $(jq 'length' <<<"$lgrs") == 3 ]] || { echo "expected 3 link groups"; rc=1; }
+[[ $(jq '[.[] | select(.conns > 16)] | length' <<<"$lgrs") == 0 ]] || { echo "a link group above 16"; rc=1; }
+[[ $(st_lgr_versions | sort -u) == 2.1 ]] || { echo "not all of version 2.1"; rc=1; }
+case $SMCR_ROLE in
+b) st_wait_all || rc=1 ;;
+a) wait "$cpid" || rc=1 ;;
+esac
+exit $rc
