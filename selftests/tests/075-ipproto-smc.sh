@@ -12,7 +12,10 @@
 # IPPROTO_SMC (smctest checks every socket against --family); the client's
 # IPv6 connection is listed by sock_diag with diag_family AF_INET6. Against
 # a plain TCP server an IPPROTO_SMC client records PEERNOSMC, as does an
-# IPPROTO_SMC server for a plain TCP client, data intact both ways.
+# IPPROTO_SMC server for a plain TCP client, data intact both ways. Socket
+# options (defaults, set, read back) match TCP's for both families
+# (probe sockopts); getsockname/getpeername and accept() behave as on TCP
+# (probes names, accept).
 # On 6.1: socket(AF_INET/AF_INET6, SOCK_STREAM, IPPROTO_SMC) fails with
 # EPROTONOSUPPORT on both VMs, then the test skips.
 source "$ST_DIR/lib.sh"
@@ -21,6 +24,10 @@ N=$(st_size 8M 1M)
 
 [[ $ST_FAMILY == smc ]] || st_skip "IPPROTO_SMC needs the module"
 st_have_ipproto_smc || st_ipproto_smc_absent
+
+st_smctest probe sockopts --family ipproto-smc || exit 1
+st_smctest probe sockopts --family ipproto-smc --ipv6 || exit 1
+ST_PORT=$((P + 10)) ST_FAMILY=ipproto-smc st_probe_pairs names accept || exit 1
 
 case $SMCR_ROLE in
 b) st_serve_bg v4 server --family ipproto-smc --port "$P" --mode duplex --bytes "$N" \
