@@ -218,7 +218,7 @@ void smc_sock_init(struct smc_sock *smc, int protocol)
 	smc_sock_list_add(smc);
 }
 
-/* Allocate and list an AF_SMC socket; NULL for a server child */
+/* Allocate and list a user AF_SMC socket, without clcsock */
 static struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 				       int protocol, int kern)
 {
