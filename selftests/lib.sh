@@ -216,6 +216,33 @@ st_smcr_data() {
 	[[ $v == Y ]]
 }
 
+# st_have_ipproto_smc: true on kernels that take socket(AF_INET or AF_INET6,
+# SOCK_STREAM, IPPROTO_SMC) (Linux 6.11+), where smcr registers it
+st_have_ipproto_smc() {
+	local v maj min
+	v=$(uname -r)
+	maj=${v%%.*}
+	v=${v#*.}
+	min=${v%%[!0-9]*}
+	((maj > 6 || (maj == 6 && min >= 11)))
+}
+
+# st_ipproto_smc_absent: for kernels without IPPROTO_SMC: asserts that
+# socket(AF_INET and AF_INET6, SOCK_STREAM, IPPROTO_SMC) fails with
+# EPROTONOSUPPORT (as any unknown IP protocol), then skips the test.
+st_ipproto_smc_absent() {
+	local v6 out
+	for v6 in "" --ipv6; do
+		# shellcheck disable=SC2086 # $v6 is one flag or none
+		if out=$("$SMCTEST" hold --family ipproto-smc $v6 --hold 1ms 2>&1); then
+			st_fail "socket(..., IPPROTO_SMC) ${v6:+(IPv6) }succeeded on $(uname -r)"
+		fi
+		echo "$out"
+		[[ $out == *EPROTONOSUPPORT* ]] || st_fail "expected EPROTONOSUPPORT on $(uname -r)"
+	done
+	st_skip "IPPROTO_SMC needs Linux 6.11+: $(uname -r) refuses it with EPROTONOSUPPORT"
+}
+
 # Expectation flags for an AF_SMC socket talking to another smcr peer: SMC-R
 # where st_smcr_data, else a fallback with some reason.
 if st_smcr_data; then

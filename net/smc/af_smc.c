@@ -3,7 +3,8 @@
  * smcr: Shared Memory Communications over RDMA (RFC 7609) for Linux.
  *
  * The AF_SMC socket family: socket creation and release, the proto_ops
- * table, module parameters and module setup. Connection establishment is
+ * table (IPPROTO_SMC sockets share its contents: inet.c), module
+ * parameters and module setup. Connection establishment is
  * in connect.c and listen.c, the CLC exchange in handshake.c, the
  * operations that run over TCP in fallback.c.
  */
@@ -179,8 +180,12 @@ void smc_hs_finish(struct smc_sock *smc)
 	sk->sk_state_change(sk);
 }
 
-/* SO_KEEPALIVE set on the AF_SMC socket; its lock is held */
-static void smc_sk_keepalive(struct sock *sk, int on)
+/**
+ * smc_sk_keepalive() - proto.keepalive: SO_KEEPALIVE set on an SMC socket
+ * @sk: the socket; its lock is held
+ * @on: the new value
+ */
+void smc_sk_keepalive(struct sock *sk, int on)
 {
 	struct smc_sock *smc = smc_sk(sk);
 
@@ -197,35 +202,89 @@ static struct proto smc_proto = {
 };
 
 /**
- * smc_sock_alloc() - allocate and list an AF_SMC socket
- * @net: its network namespace
- * @sock: the user socket, or NULL for a server child
- * @protocol: SMCPROTO_SMC or SMCPROTO_SMC6
- * @kern: created by the kernel
- *
- * Return: the socket, without clcsock, or NULL.
+ * smc_sock_init() - make a freshly allocated sock an SMC socket and list it
+ * @smc: the socket, zeroed and with sock_init_data() done
+ * @protocol: SMCPROTO_SMC or SMCPROTO_SMC6 (AF_SMC), or IPPROTO_SMC
  */
-struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
-				int protocol, int kern)
+void smc_sock_init(struct smc_sock *smc, int protocol)
 {
-	struct smc_sock *smc;
+	struct sock *sk = &smc->sk;
+
+	sk->sk_state = SMC_INIT;
+	sk->sk_protocol = protocol;
+	smc->hs = SMC_HS_NONE;
+	smc_connect_init(smc);
+	smc_listen_init(smc);
+	smc_sock_list_add(smc);
+}
+
+/* Allocate and list a user AF_SMC socket, without clcsock */
+static struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
+				       int protocol, int kern)
+{
 	struct sock *sk;
 
 	sk = sk_alloc(net, PF_SMC, GFP_KERNEL, &smc_proto, kern);
 	if (!sk)
 		return NULL;
 	sock_init_data(sock, sk);
-	sk->sk_state = SMC_INIT;
-	sk->sk_protocol = protocol;
-	smc = smc_sk(sk);
-	smc->hs = SMC_HS_NONE;
-	smc_connect_init(smc);
-	smc_listen_init(smc);
-	smc_sock_list_add(smc);
-	return smc;
+	smc_sock_init(smc_sk(sk), protocol);
+	return smc_sk(sk);
 }
 
-static int smc_release(struct socket *sock)
+/**
+ * smc_sock_alloc_child() - allocate and list a server child of a listener
+ * @lsmc: the listener
+ *
+ * The child has the listener's family, proto and protocol, so accept() on
+ * an IPPROTO_SMC listener returns an AF_INET or AF_INET6 socket.
+ *
+ * Return: the socket, without clcsock, or NULL.
+ */
+struct smc_sock *smc_sock_alloc_child(const struct smc_sock *lsmc)
+{
+	const struct sock *lsk = &lsmc->sk;
+	struct sock *sk;
+
+	sk = sk_alloc(sock_net(lsk), lsk->sk_family, GFP_KERNEL, lsk->sk_prot,
+		      0);
+	if (!sk)
+		return NULL;
+	sock_init_data(NULL, sk);
+	smc_inet_child_init(sk);
+	smc_sock_init(smc_sk(sk), lsk->sk_protocol);
+	return smc_sk(sk);
+}
+
+/**
+ * smc_sock_open() - give a new user socket its clcsock
+ * @smc: the socket, after smc_sock_init()
+ * @sock: its user socket
+ * @family: AF_INET or AF_INET6: the clcsock's
+ *
+ * Return: 0 or a negative errno; the caller frees the socket on error.
+ */
+int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family)
+{
+	int rc;
+
+	rc = smc_clcsock_create(smc, family);
+	if (rc)
+		return rc;
+	/* SOL_SOCKET options must reach the clcsock too */
+	smcr_want_custom_sockopt(sock);
+	/* TCP's defaults (tcp_rmem, tcp_wmem), as getsockopt would show */
+	smc_copy_sock_settings(&smc->sk, smc->clcsock->sk);
+	return 0;
+}
+
+/**
+ * smc_release() - proto_ops.release
+ * @sock: the user socket being closed
+ *
+ * Return: 0
+ */
+int smc_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
 	struct smc_sock *smc;
@@ -263,25 +322,7 @@ static int smc_release(struct socket *sock)
 	return 0;
 }
 
-static const struct proto_ops smc_sock_ops = {
-	.family		= PF_SMC,
-	.owner		= THIS_MODULE,
-	.release	= smc_release,
-	.bind		= smc_bind,
-	.connect	= smc_connect,
-	.socketpair	= sock_no_socketpair,
-	.accept		= smcr_accept,
-	.getname	= smc_getname,
-	.poll		= smc_poll,
-	.ioctl		= smc_ioctl,
-	.listen		= smc_listen,
-	.shutdown	= smc_shutdown,
-	.setsockopt	= smc_setsockopt,
-	.getsockopt	= smc_getsockopt,
-	.sendmsg	= smc_sendmsg,
-	.recvmsg	= smc_recvmsg,
-	.mmap		= sock_no_mmap,
-};
+static const struct proto_ops smc_sock_ops = SMC_SOCK_OPS(PF_SMC);
 
 static int smc_create(struct net *net, struct socket *sock, int protocol,
 		      int kern)
@@ -299,19 +340,13 @@ static int smc_create(struct net *net, struct socket *sock, int protocol,
 	smc = smc_sock_alloc(net, sock, protocol, kern);
 	if (!smc)
 		return -ENOMEM;
-	rc = smc_clcsock_create(smc, protocol == SMCPROTO_SMC6 ? PF_INET6 :
-							       PF_INET);
+	rc = smc_sock_open(smc, sock, smc_ip_family(&smc->sk));
 	if (rc) {
 		smc_sock_unlist(smc);
 		sock->sk = NULL;
 		sk_free(&smc->sk);
-		return rc;
 	}
-	/* SOL_SOCKET options must reach the clcsock too */
-	smcr_want_custom_sockopt(sock);
-	/* TCP's defaults (tcp_rmem, tcp_wmem), as getsockopt would show */
-	smc_copy_sock_settings(&smc->sk, smc->clcsock->sk);
-	return 0;
+	return rc;
 }
 
 static const struct net_proto_family smc_family_ops = {
@@ -352,9 +387,12 @@ static int __init smc_init(void)
 			pr_err("AF_SMC is already registered (in-tree smc module loaded?); not loading\n");
 		goto out_ib;
 	}
-	rc = smc_diag_init();
+	rc = smc_inet_init();
 	if (rc)
 		goto out_sock;
+	rc = smc_diag_init();
+	if (rc)
+		goto out_inet;
 	rc = smc_nl_init();
 	if (rc)
 		goto out_diag;
@@ -364,6 +402,8 @@ static int __init smc_init(void)
 
 out_diag:
 	smc_diag_exit();
+out_inet:
+	smc_inet_exit();
 out_sock:
 	sock_unregister(PF_SMC);
 out_ib:
@@ -383,6 +423,7 @@ out_stats:
 
 static void __exit smc_exit(void)
 {
+	smc_inet_exit();
 	sock_unregister(PF_SMC);
 	static_branch_dec(&tcp_have_smc);
 	smc_sysctl_exit();

@@ -6,6 +6,7 @@
 #ifndef _SMCR_COMPAT_H
 #define _SMCR_COMPAT_H
 
+#include <linux/in.h>
 #include <linux/net.h>
 
 int smc_accept_impl(struct socket *sock, struct socket *newsock, int flags);
@@ -45,6 +46,17 @@ static inline void smcr_want_custom_sockopt(struct socket *sock)
 static inline void smcr_want_custom_sockopt(struct socket *sock)
 {
 }
+#endif
+
+/*
+ * IPPROTO_SMC: since 6.11 the kernel takes socket(AF_INET or AF_INET6,
+ * SOCK_STREAM, IPPROTO_SMC) for an SMC socket (IPPROTO_MAX grew past it).
+ * Its uapi header names the protocol as a macro exactly from then on;
+ * without it smcr registers AF_SMC only (inet.c), and such a socket()
+ * fails with EPROTONOSUPPORT as for any unknown IP protocol.
+ */
+#ifdef IPPROTO_SMC
+#define SMCR_HAVE_IPPROTO_SMC
 #endif
 
 #endif /* _SMCR_COMPAT_H */

@@ -2,6 +2,9 @@
 /*
  * smcr: sock_diag for AF_SMC, in the binary format of Linux's smc_diag, so
  * tools that list SMC sockets (smcss, ss-style tools) work with smcr.
+ * The dump lists every SMC socket, also those created with IPPROTO_SMC
+ * (inet.c); diag_family is the family of the TCP connection, AF_INET or
+ * AF_INET6, for both kinds.
  */
 #include <linux/inet_diag.h>
 #include <linux/smc_diag.h>
@@ -27,7 +30,7 @@ static void smc_diag_fill_id(struct smc_diag_msg *r, struct sock *sk)
 	struct socket *clcsock = smc_sk(sk)->clcsock;
 	struct sock *clcsk;
 
-	r->diag_family = sk->sk_protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET;
+	r->diag_family = smc_ip_family(sk);
 	sock_diag_save_cookie(sk, r->id.idiag_cookie);
 	if (!clcsock)
 		return;

@@ -157,7 +157,7 @@ static struct smc_sock *smc_child_new(struct smc_sock *lsmc,
 	struct sock *lsk = &lsmc->sk;
 	struct smc_sock *child;
 
-	child = smc_sock_alloc(sock_net(lsk), NULL, lsk->sk_protocol, 0);
+	child = smc_sock_alloc_child(lsmc);
 	if (!child)
 		return NULL;
 	smc_copy_sock_settings(&child->sk, clcsock->sk);

@@ -8,8 +8,10 @@
 #define _SMCR_SMCR_H
 
 #include <linux/list.h>
+#include <linux/smcr.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
 #include <net/sock.h>
 #include <smcr/clc.h>
 
@@ -60,8 +62,13 @@ struct smc_clcsk_cb {
 };
 
 /**
- * struct smc_sock - an AF_SMC socket
+ * struct smc_sock - an SMC socket: AF_SMC, or AF_INET/AF_INET6 with
+ *	IPPROTO_SMC (inet.c)
  * @sk: the socket; must be first
+ * @inet: @sk as inet_create()/inet6_create() see it: they allocate an
+ *	IPPROTO_SMC socket with our proto and initialise its inet_sock part,
+ *	which the inet destructor reads at free. smcr uses no field of it
+ *	beyond @sk: IP options go to @clcsock. Unused on AF_SMC sockets.
  * @clcsock: internal TCP socket used for CLC and for fallback. Set when the
  *	socket is created (or, for a server child, adopted) and released by
  *	smc_release()/smc_child_dispose() only; every other user runs while
@@ -97,7 +104,10 @@ struct smc_clcsk_cb {
  * @conn: the SMC-R connection, when the handshake chose SMC-R (core.h)
  */
 struct smc_sock {
-	struct sock		sk;
+	union {
+		struct sock	sk;
+		struct inet_sock inet;
+	};
 	struct socket		*clcsock;
 	struct smc_clcsk_cb	clc_cb;
 	int			hs;
@@ -163,6 +173,17 @@ static inline struct smc_sock *smc_sk(const struct sock *sk)
 	return (struct smc_sock *)sk;
 }
 
+/*
+ * AF_INET or AF_INET6: the family of the socket's TCP connection (its
+ * clcsock), by the protocol of an AF_SMC socket, else its own family
+ */
+static inline int smc_ip_family(const struct sock *sk)
+{
+	if (sk->sk_family != AF_SMC)
+		return sk->sk_family;
+	return sk->sk_protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET;
+}
+
 static inline bool smc_hs_pending(const struct smc_sock *smc)
 {
 	int hs = READ_ONCE(smc->hs);
@@ -175,14 +196,47 @@ extern struct workqueue_struct *smc_hs_wq;
 extern struct workqueue_struct *smc_listen_wq;
 void smc_peer_id_get(u8 *id);
 void smc_peer_id_learn_mac(const u8 *mac);
-struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
-				int protocol, int kern);
+int smc_release(struct socket *sock);
+void smc_sock_init(struct smc_sock *smc, int protocol);
+int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family);
+struct smc_sock *smc_sock_alloc_child(const struct smc_sock *lsmc);
+void smc_sk_keepalive(struct sock *sk, int on);
 void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
 void smc_hs_finish(struct smc_sock *smc);
 void smc_sock_unlist(struct smc_sock *smc);
 void smc_sock_list_walk(struct net *net,
 			int (*fn)(struct sock *sk, void *arg), void *arg,
 			u64 *pos);
+
+/*
+ * The proto_ops of an SMC socket of family @fam: AF_SMC, and AF_INET and
+ * AF_INET6 for IPPROTO_SMC (inet.c), the same but for the family. Needs
+ * compat.h (smcr_accept).
+ */
+#define SMC_SOCK_OPS(fam) {				\
+	.family		= (fam),			\
+	.owner		= THIS_MODULE,			\
+	.release	= smc_release,			\
+	.bind		= smc_bind,			\
+	.connect	= smc_connect,			\
+	.socketpair	= sock_no_socketpair,		\
+	.accept		= smcr_accept,			\
+	.getname	= smc_getname,			\
+	.poll		= smc_poll,			\
+	.ioctl		= smc_ioctl,			\
+	.listen		= smc_listen,			\
+	.shutdown	= smc_shutdown,			\
+	.setsockopt	= smc_setsockopt,		\
+	.getsockopt	= smc_getsockopt,		\
+	.sendmsg	= smc_sendmsg,			\
+	.recvmsg	= smc_recvmsg,			\
+	.mmap		= sock_no_mmap,			\
+}
+
+/* inet.c: IPPROTO_SMC where the kernel has it */
+int smc_inet_init(void);
+void smc_inet_exit(void);
+void smc_inet_child_init(struct sock *sk);
 
 /* clcsock.c */
 int smc_clcsock_create(struct smc_sock *smc, int family);

@@ -10,6 +10,19 @@ namespace smctest {
 
 using smcr::ArgError;
 
+const char *family_name(Family f)
+{
+	switch (f) {
+	case Family::Smc:
+		return "smc";
+	case Family::Tcp:
+		return "tcp";
+	case Family::IpprotoSmc:
+		return "ipproto-smc";
+	}
+	return "?";
+}
+
 const char *mode_name(Mode m)
 {
 	switch (m) {
@@ -42,7 +55,9 @@ commands:
   help
 
 common options:
-  --family smc|tcp     AF_SMC (default) or plain AF_INET/AF_INET6 TCP
+  --family smc|tcp|ipproto-smc
+                       AF_SMC (default), plain AF_INET/AF_INET6 TCP, or
+                       AF_INET/AF_INET6 with IPPROTO_SMC (Linux 6.11+)
   --ipv6               IPv6 (SMCPROTO_SMC6 for smc); implied by an IPv6 address
   --addr ADDR          peer address (client, probes)
   --bind ADDR          server bind address (default any); client: source address
@@ -198,7 +213,8 @@ Config parse_cli(const std::vector<std::string> &args)
 			std::string v = a.value();
 			if (v == "smc") { c.family = Family::Smc; args_family_smc_given = true; }
 			else if (v == "tcp") c.family = Family::Tcp;
-			else throw ArgError("bad --family '" + v + "' (smc|tcp)");
+			else if (v == "ipproto-smc") c.family = Family::IpprotoSmc;
+			else throw ArgError("bad --family '" + v + "' (smc|tcp|ipproto-smc)");
 		} else if (o == "--ipv6" || o == "-6") c.ipv6 = true;
 		else if (o == "--addr") c.addr = a.value();
 		else if (o == "--bind") c.bind = a.value();
@@ -318,7 +334,8 @@ Config parse_cli(const std::vector<std::string> &args)
 		if (c.role == Role::None) throw ArgError("clc-peer needs --role client|server");
 		if (!port_set) throw ArgError("clc-peer needs --port");
 		if (c.role == Role::Client && c.addr.empty()) throw ArgError("clc-peer --role client needs --addr");
-		if (c.family == Family::Smc && args_family_smc_given) throw ArgError("clc-peer is plain TCP (--family tcp)");
+		if ((c.family == Family::Smc && args_family_smc_given) || c.family == Family::IpprotoSmc)
+			throw ArgError("clc-peer is plain TCP (--family tcp)");
 		break;
 	case Command::LinkPeer:
 		if (c.list)

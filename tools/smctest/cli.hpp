@@ -9,7 +9,8 @@
 namespace smctest {
 
 enum class Command { Help, Server, Client, Diag, Probe, Hold, ClcPeer, LinkPeer };
-enum class Family { Smc, Tcp };
+// AF_SMC; plain TCP; AF_INET/AF_INET6 with IPPROTO_SMC (Linux 6.11+)
+enum class Family { Smc, Tcp, IpprotoSmc };
 // Server behaviour; the client names the server mode it talks to.
 enum class Mode { Sink, Echo, Source, Duplex };
 enum class ConnectMode { Block, Poll, Epoll };
@@ -84,5 +85,7 @@ Config parse_cli(const std::vector<std::string> &args);
 std::string usage();
 
 const char *mode_name(Mode m);
+// "smc", "tcp", "ipproto-smc": as --family takes it
+const char *family_name(Family f);
 
 } // namespace smctest

@@ -219,7 +219,7 @@ int run_server(const Config &c)
 			throw_errno("nonblocking accept on an idle listener: expected EAGAIN", errno);
 	}
 	say("server: listening on " + local_name(lfd.get()) + " family=" +
-	    (c.family == Family::Smc ? "smc" : "tcp") + " mode=" + mode_name(c.mode) +
+	    family_name(c.family) + " mode=" + mode_name(c.mode) +
 	    " conns=" + std::to_string(c.conns));
 	write_ready_file(c.ready_file);
 

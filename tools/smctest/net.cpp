@@ -74,7 +74,8 @@ int raw_socket(Family fam, bool ipv6, int extra_flags)
 {
 	if (fam == Family::Smc)
 		return ::socket(AF_SMC, SOCK_STREAM | extra_flags, ipv6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
-	return ::socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM | extra_flags, 0);
+	return ::socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM | extra_flags,
+			fam == Family::IpprotoSmc ? ipproto_smc : 0);
 }
 
 UniqueFd make_socket(Family fam, bool ipv6, int extra_flags)
@@ -84,7 +85,10 @@ UniqueFd make_socket(Family fam, bool ipv6, int extra_flags)
 		int e = errno;
 		if (fam == Family::Smc && e == EAFNOSUPPORT)
 			throw Failure("socket(AF_SMC): EAFNOSUPPORT - is the smcr module loaded?");
-		throw_errno(fam == Family::Smc ? "socket(AF_SMC)" : "socket(AF_INET)", e);
+		const char *in = ipv6 ? "AF_INET6" : "AF_INET";
+		if (fam == Family::IpprotoSmc)
+			throw_errno(std::string("socket(") + in + ", SOCK_STREAM, IPPROTO_SMC)", e);
+		throw_errno(fam == Family::Smc ? "socket(AF_SMC)" : std::string("socket(") + in + ")", e);
 	}
 	return fd;
 }
@@ -381,14 +385,44 @@ smcr::DiagEntry diag_entry(int fd, const std::string &label)
 	throw Failure(label + ": inode " + std::to_string(st.st_ino) + " not in the AF_SMC sock_diag dump");
 }
 
+namespace {
+
+int sock_int_opt(int fd, int name, const char *what)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, name, &v, &len) < 0)
+		throw_errno(std::string("getsockopt(") + what + ")", errno);
+	return v;
+}
+
+// The socket is of the kind --family creates (see check_expect()).
+void check_family(const Config &c, int fd, const std::string &label)
+{
+	if (c.family == Family::Tcp)
+		return;
+	int domain = sock_int_opt(fd, SO_DOMAIN, "SO_DOMAIN");
+	int proto = sock_int_opt(fd, SO_PROTOCOL, "SO_PROTOCOL");
+	sockaddr_storage ss{};
+	socklen_t slen = sizeof(ss);
+	if (getsockname(fd, reinterpret_cast<sockaddr *>(&ss), &slen) < 0)
+		throw_errno("getsockname", errno);
+	bool ok = c.family == Family::Smc ? domain == AF_SMC
+					  : domain == ss.ss_family && proto == ipproto_smc;
+	if (!ok)
+		throw Failure(label + ": SO_DOMAIN " + std::to_string(domain) + " SO_PROTOCOL " +
+			      std::to_string(proto) + " (address family " + std::to_string(ss.ss_family) +
+			      "), not a --family " + family_name(c.family) + " socket");
+}
+
+} // namespace
+
 void check_expect(const Config &c, int fd, const std::string &label)
 {
+	check_family(c, fd, label);
 	if (!c.has_expect())
 		return;
-	int domain = 0;
-	socklen_t dlen = sizeof(domain);
-	if (c.family != Family::Smc &&
-	    (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &dlen) < 0 || domain != AF_SMC)) {
+	if (c.family == Family::Tcp && sock_int_opt(fd, SO_DOMAIN, "SO_DOMAIN") != AF_SMC) {
 		if (!tcp_note_done.exchange(true))
 			say("note: --expect-* ignored for --family tcp");
 		return;

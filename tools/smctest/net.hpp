@@ -34,8 +34,12 @@ void set_quiet(bool q);
 uint64_t now_ms();
 void sleep_ms(uint64_t ms);
 
-// socket() for the configured family: AF_SMC with SMCPROTO_SMC/SMC6, or
-// AF_INET/AF_INET6 TCP. extra_flags may hold SOCK_NONBLOCK|SOCK_CLOEXEC.
+// IPPROTO_SMC of Linux 6.11's <linux/in.h>, which Debian 12's headers lack
+inline constexpr int ipproto_smc = 256;
+
+// socket() for the configured family: AF_SMC with SMCPROTO_SMC/SMC6,
+// AF_INET/AF_INET6 TCP, or AF_INET/AF_INET6 with IPPROTO_SMC. extra_flags
+// may hold SOCK_NONBLOCK|SOCK_CLOEXEC.
 // Returns the fd or -1 with errno set (no throw, for probes).
 int raw_socket(Family fam, bool ipv6, int extra_flags = 0);
 smcr::UniqueFd make_socket(Family fam, bool ipv6, int extra_flags = 0);
@@ -78,8 +82,11 @@ std::string peer_name(int fd);
 // tries, the dump may lag). Throws Failure.
 smcr::DiagEntry diag_entry(int fd, const std::string &label);
 
-// Checks --expect-* on an AF_SMC socket by finding fstat(fd).st_ino in the
-// sock_diag dump. No-op (with a note) for --family tcp. Throws Failure.
+// Checks that a connected or accepted socket is of --family (SO_DOMAIN,
+// SO_PROTOCOL: an IPPROTO_SMC listener's connections are AF_INET/AF_INET6
+// with IPPROTO_SMC, too), then --expect-* on an SMC socket by finding
+// fstat(fd).st_ino in the sock_diag dump. --expect-* are ignored (with a
+// note) for --family tcp. Throws Failure.
 void check_expect(const Config &c, int fd, const std::string &label);
 
 } // namespace smctest

@@ -235,7 +235,7 @@ void probe_sockopts(const Config &c)
 	};
 	UniqueFd t = make_socket(c.family, c.ipv6);
 	UniqueFd ref = make_socket(Family::Tcp, c.ipv6);
-	const char *tname = c.family == Family::Smc ? "AF_SMC" : "TCP";
+	const char *tname = c.family == Family::Smc ? "AF_SMC" : c.family == Family::Tcp ? "TCP" : "IPPROTO_SMC";
 	unsigned bad = 0;
 	for (auto &o : opts) {
 		std::string d_t = get_opt_str(t.get(), o.level, o.name);

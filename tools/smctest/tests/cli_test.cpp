@@ -36,6 +36,17 @@ TEST(Cli, Ipv6Implied)
 	EXPECT_EQ(t.family, Family::Tcp);
 }
 
+TEST(Cli, FamilyIpprotoSmc)
+{
+	auto c = parse_cli(V{"client", "--addr", "2001:db8::2", "--port", "1", "--family", "ipproto-smc"});
+	EXPECT_EQ(c.family, Family::IpprotoSmc);
+	EXPECT_TRUE(c.ipv6);
+	EXPECT_STREQ(family_name(c.family), "ipproto-smc");
+	EXPECT_THROW(parse_cli(V{"clc-peer", "--role", "server", "--port", "1", "--script", "x", "--family",
+				 "ipproto-smc"}),
+		     smcr::ArgError);
+}
+
 TEST(Cli, ServerOptions)
 {
 	auto c = parse_cli(V{"server", "--port", "7", "--accept", "nonblock", "--accept4-flags", "nonblock,cloexec",
