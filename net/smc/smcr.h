@@ -290,5 +290,7 @@ void smc_diag_exit(void);
 /* netlink.c: generic netlink family SMC_GEN_NETLINK (see netlink.h) */
 int smc_nl_init(void);
 void smc_nl_exit(void);
+bool smc_nl_hs_limited(const struct net *net);
+int smc_nl_put_uint(struct sk_buff *skb, int type, u64 val);
 
 #endif /* _SMCR_SMCR_H */
