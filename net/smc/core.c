@@ -855,7 +855,8 @@ static int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
 		out->id = lgr->id;
 		out->role = lgr->server;
 		out->type = lgr->type;
-		out->vlan_id = lgr->key.vlan_id;	/* no PNET ID: all NUL */
+		out->vlan_id = lgr->key.vlan_id;
+		/* out->pnetid stays all NUL: no PNET ID, as Linux's without one */
 		out->net_cookie = net->net_cookie;
 		out->rmb_alloc = smc_buf_bytes(lgr, true);
 		out->sndbuf_alloc = smc_buf_bytes(lgr, false);

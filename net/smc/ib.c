@@ -439,7 +439,8 @@ static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
 	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
 
-	out->valid = true;	/* no PNET table: no PNET ID (all NUL) */
+	/* out->pnetid stays all NUL: no PNET table, no PNET ID */
+	out->valid = true;
 	out->state = test_bit(port - 1, &sdev->ports_active) ? 1 : 0;
 	out->lnk_cnt = sdev->users;
 	/* the port's net device, through its first GID (6.1 has no
@@ -458,7 +459,7 @@ static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
 
 /*
  * The PCI attributes, as Linux sends them: only for a device with a
- * parent (rxe and siw have none); the function and channel IDs are s390's
+ * parent (rxe has none); the function and channel IDs are s390's
  * (0 elsewhere).
  */
 static void smc_ib_nl_pci(struct device *parent, struct smc_nl_dev *out)

@@ -888,7 +888,10 @@ static struct genl_family smc_nl_family __ro_after_init = {
 	.policy		= smc_nl_no_attr_policy,
 	.ops		= smc_nl_ops,
 	.n_ops		= ARRAY_SIZE(smc_nl_ops),
-	/* Linux's commands keep their lenient parsing; smcr's are strict */
+	/*
+	 * Linux's commands keep the lenient header checks (reserved field,
+	 * request flags), as in Linux; smcr's get the strict ones
+	 */
 	.resv_start_op	= SMC_NETLINK_DISABLE_HS_LIMITATION + 1,
 };
 
