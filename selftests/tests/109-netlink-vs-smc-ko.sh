@@ -35,6 +35,8 @@ for w in $(</proc/cmdline); do
 		st_skip "smc.ko is blacklisted (run the VM with --allow-intree-smc: selftests/run --intree, see selftests/README.md)"
 done
 modinfo smc >/dev/null 2>&1 || st_skip "no smc.ko for $(uname -r)"
+[[ -d /sys/module/smcr && ! -d /sys/module/smc ]] ||
+	st_fail "smcr not loaded or smc.ko loaded at the start (autoloaded by an earlier test?)"
 command -v setpriv >/dev/null || st_skip "setpriv not installed"
 
 # An unprivileged user must be able to run the probe: a copy outside the
