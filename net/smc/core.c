@@ -876,7 +876,7 @@ static int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
 		out->role = lgr->server;
 		out->type = lgr->type;
 		out->vlan_id = lgr->key.vlan_id;
-		memset(out->pnetid, ' ', sizeof(out->pnetid));
+		/* out->pnetid stays all NUL: no PNET ID, as Linux's without one */
 		out->net_cookie = net->net_cookie;
 		out->rmb_alloc = smc_buf_bytes(lgr, true);
 		out->sndbuf_alloc = smc_buf_bytes(lgr, false);

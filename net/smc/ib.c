@@ -25,6 +25,7 @@
 
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include <net/route.h>
@@ -469,8 +470,8 @@ static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
 	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
 
+	/* out->pnetid stays all NUL: no PNET table, no PNET ID */
 	out->valid = true;
-	memset(out->pnetid, ' ', sizeof(out->pnetid));
 	out->state = test_bit(port - 1, &sdev->ports_active) ? 1 : 0;
 	out->lnk_cnt = sdev->users;
 	/* the port's net device, through its first GID (6.1 has no
@@ -485,6 +486,26 @@ static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
 		out->ifindex = ndev->ifindex;
 	rcu_read_unlock();
 	rdma_put_gid_attr(attr);
+}
+
+/*
+ * The PCI attributes, as Linux sends them: only for a device with a
+ * parent (rxe has none); the function and channel IDs are s390's
+ * (0 elsewhere).
+ */
+static void smc_ib_nl_pci(struct device *parent, struct smc_nl_dev *out)
+{
+	struct pci_dev *pdev;
+
+	if (!parent)
+		return;
+	out->has_pci = true;
+	if (!dev_is_pci(parent))
+		return;
+	pdev = to_pci_dev(parent);
+	out->pci_vendor = pdev->vendor;
+	out->pci_device = pdev->device;
+	strscpy(out->pci_id, pci_name(pdev), sizeof(out->pci_id));
 }
 
 /**
@@ -511,6 +532,7 @@ int smc_ib_nl_dev(struct net *net, long idx, struct smc_nl_dev *out, u32 *gen)
 		memset(out, 0, sizeof(*out));
 		strscpy(out->ibname, dev_name(&sdev->ibdev->dev),
 			sizeof(out->ibname));
+		smc_ib_nl_pci(sdev->ibdev->dev.parent, out);
 		rdma_for_each_port(sdev->ibdev, port) {
 			if (port > SMC_NL_PORTS_MAX)
 				break;

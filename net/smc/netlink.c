@@ -12,6 +12,13 @@
  * moved), the messages carry NLM_F_DUMP_INTR. Changing commands need
  * CAP_NET_ADMIN in the user namespace owning the network namespace.
  *
+ * Every command of Linux's family is answered as Linux answers it on a
+ * machine without ISM devices and off s390 (selftest 109 compares the two
+ * replies): the SMC-D dumps are empty, the system EID dump is one message
+ * without attributes, and the system EID cannot be switched (EOPNOTSUPP).
+ * Commands without an attribute policy of their own refuse every attribute
+ * (EINVAL), as Linux's do.
+ *
  * Locking:
  * - smc_nl_src_lock (mutex) protects smc_nl_src and serializes all calls
  *   into it; dumps of link groups and devices hold it while they build
@@ -19,6 +26,8 @@
  * - smc_nl_net.lock (mutex, per namespace) protects that namespace's user
  *   EID table. Dumps copy the table under it and build messages from the
  *   copy.
+ * - smc_nl_net.hs_unlimited is a flag read and written with
+ *   READ_ONCE()/WRITE_ONCE() only.
  * - Statistics have their own locking (stats.c).
  */
 #include <linux/ctype.h>
@@ -40,12 +49,15 @@
  * @ueid: user EIDs, blank padded, in the order they were added
  * @ueid_cnt: valid entries in @ueid
  * @ueid_gen: incremented on every change of the table
+ * @hs_unlimited: the handshake limit is off for the namespace's listeners
+ *	(SMC_NETLINK_DISABLE_HS_LIMITATION); no lock, READ_ONCE/WRITE_ONCE
  */
 struct smc_nl_net {
 	struct mutex	lock;		/* protects the UEID table */
 	u8		ueid[SMC_MAX_UEID][SMC_MAX_EID_LEN];
 	int		ueid_cnt;
 	u32		ueid_gen;
+	bool		hs_unlimited;
 };
 
 static_assert(SMC_MAX_UEID <= SMC_CLC_MAX_EID);
@@ -127,6 +139,25 @@ static int smc_nl_dump_done(struct sk_buff *skb, int rc)
 	return skb->len;
 }
 
+/**
+ * smc_nl_put_uint() - add an NLA_UINT attribute as Linux does
+ * @skb: the message
+ * @type: attribute type
+ * @val: the value
+ *
+ * Four bytes when @val fits into them, else eight (what nla_put_uint()
+ * sends; 6.1 does not have it).
+ * Return: 0 or -EMSGSIZE.
+ */
+int smc_nl_put_uint(struct sk_buff *skb, int type, u64 val)
+{
+	u32 val32 = val;
+
+	if (val32 == val)
+		return nla_put_u32(skb, type, val32);
+	return nla_put(skb, type, sizeof(val), &val);
+}
+
 /* A fixed-size, blank padded text field as a NUL terminated string */
 static int smc_nl_put_field(struct sk_buff *skb, int type, const u8 *field,
 			    size_t len)
@@ -206,11 +237,9 @@ static int smc_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 			      SMC_NLA_LGR_R_PAD) ||
 	    smc_nl_put_field(skb, SMC_NLA_LGR_R_PNETID, lgr->pnetid,
 			     sizeof(lgr->pnetid)) ||
-	    /* NLA_UINT: 8 bytes are always a valid encoding */
-	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC,
-			      lgr->sndbuf_alloc, SMC_NLA_LGR_R_PAD) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_RMB_ALLOC, lgr->rmb_alloc,
-			      SMC_NLA_LGR_R_PAD))
+	    smc_nl_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC,
+			    lgr->sndbuf_alloc) ||
+	    smc_nl_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC, lgr->rmb_alloc))
 		goto cancel;
 	if (lgr->v2) {
 		v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
@@ -683,9 +712,98 @@ static int smc_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+/* No SMC-D: no ISM device, so no SMC-D link group either. */
+static int smc_nl_get_smcd_empty(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return 0;
+}
+
+/*
+ * The system EID belongs to SMC-D v2: one message without attributes,
+ * as from Linux when no ISM device is v2 capable.
+ */
+static int smc_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	void *hdr;
+
+	if (cb->args[0])
+		return 0;
+	hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_SEID);
+	if (!hdr)
+		return -EMSGSIZE;
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+}
+
+/* Linux switches the system EID on s390 only; smcr has none to switch. */
+static int smc_nl_switch_seid(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG(info->extack, "no system EID: it belongs to SMC-D v2");
+	return -EOPNOTSUPP;
+}
+
+/**
+ * smc_nl_hs_limited() - whether listeners of @net limit their handshakes
+ * @net: the listener's network namespace
+ *
+ * On unless SMC_NETLINK_DISABLE_HS_LIMITATION switched it off.
+ * Context: any (softirq too); a lockless read.
+ * Return: true if the hs_limit applies to @net's listeners.
+ */
+bool smc_nl_hs_limited(const struct net *net)
+{
+	return !READ_ONCE(smc_nl_net(net)->hs_unlimited);
+}
+
+static int smc_nl_dump_hs_limitation(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	void *hdr;
+
+	if (cb->args[0])
+		return 0;
+	hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_HS_LIMITATION);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, SMC_NLA_HS_LIMITATION_ENABLED,
+		       smc_nl_hs_limited(net))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+}
+
+static int smc_nl_enable_hs_limitation(struct sk_buff *skb,
+				       struct genl_info *info)
+{
+	WRITE_ONCE(smc_nl_net(genl_info_net(info))->hs_unlimited, false);
+	return 0;
+}
+
+static int smc_nl_disable_hs_limitation(struct sk_buff *skb,
+					struct genl_info *info)
+{
+	WRITE_ONCE(smc_nl_net(genl_info_net(info))->hs_unlimited, true);
+	return 0;
+}
+
 static const struct nla_policy smc_nl_ueid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
 	[SMC_NLA_EID_TABLE_ENTRY] = { .type = NLA_STRING,
 				      .len = SMC_MAX_EID_LEN },
+};
+
+/*
+ * The family's policy, for every command without one of its own: no
+ * attribute at all. Attribute 1 is refused here, any higher one by the
+ * family's maxattr (all commands are validated strictly).
+ */
+static const struct nla_policy smc_nl_no_attr_policy[2] = {
+	[1] = { .type = NLA_REJECT },
 };
 
 /*
@@ -704,6 +822,14 @@ static const struct genl_ops smc_nl_ops[] = {
 	{
 		.cmd	= SMC_NETLINK_GET_LINK_SMCR,
 		.dumpit	= smc_nl_get_link,
+	},
+	{
+		.cmd	= SMC_NETLINK_GET_LGR_SMCD,
+		.dumpit	= smc_nl_get_smcd_empty,
+	},
+	{
+		.cmd	= SMC_NETLINK_GET_DEV_SMCD,
+		.dumpit	= smc_nl_get_smcd_empty,
 	},
 	{
 		.cmd	= SMC_NETLINK_GET_DEV_SMCR,
@@ -741,6 +867,34 @@ static const struct genl_ops smc_nl_ops[] = {
 		.doit	= smc_nl_flush_ueid,
 	},
 	{
+		.cmd	= SMC_NETLINK_DUMP_SEID,
+		.dumpit	= smc_nl_dump_seid,
+	},
+	{
+		.cmd	= SMC_NETLINK_ENABLE_SEID,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= smc_nl_switch_seid,
+	},
+	{
+		.cmd	= SMC_NETLINK_DISABLE_SEID,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= smc_nl_switch_seid,
+	},
+	{
+		.cmd	= SMC_NETLINK_DUMP_HS_LIMITATION,
+		.dumpit	= smc_nl_dump_hs_limitation,
+	},
+	{
+		.cmd	= SMC_NETLINK_ENABLE_HS_LIMITATION,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= smc_nl_enable_hs_limitation,
+	},
+	{
+		.cmd	= SMC_NETLINK_DISABLE_HS_LIMITATION,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= smc_nl_disable_hs_limitation,
+	},
+	{
 		/* at or above resv_start_op: strict, takes no attributes */
 		.cmd	= SMCR_NETLINK_RESET_STATS,
 		.flags	= GENL_UNS_ADMIN_PERM,
@@ -753,9 +907,14 @@ static struct genl_family smc_nl_family __ro_after_init = {
 	.version	= SMC_GENL_FAMILY_VERSION,
 	.netnsok	= true,
 	.module		= THIS_MODULE,
+	.maxattr	= ARRAY_SIZE(smc_nl_no_attr_policy) - 1,
+	.policy		= smc_nl_no_attr_policy,
 	.ops		= smc_nl_ops,
 	.n_ops		= ARRAY_SIZE(smc_nl_ops),
-	/* Linux's commands keep their lenient parsing; smcr's are strict */
+	/*
+	 * Linux's commands keep the lenient header checks (reserved field,
+	 * request flags), as in Linux; smcr's get the strict ones
+	 */
 	.resv_start_op	= SMC_NETLINK_DISABLE_HS_LIMITATION + 1,
 };
 

@@ -63,7 +63,8 @@ struct smc_nl_link {
  * @buf_type: buffer type
  * @vlan_id: VLAN ID
  * @conns: connections in the link group
- * @pnetid: PNET ID, blank padded (not NUL terminated)
+ * @pnetid: PNET ID, NUL padded (not NUL terminated when 16 long); all
+ *	NUL: none (Linux's value without a PNET table entry)
  * @net_cookie: cookie of the link group's network namespace
  * @sndbuf_alloc: send buffers allocated
  * @rmb_alloc: RMBs allocated
@@ -105,7 +106,7 @@ struct smc_nl_lgr {
  * struct smc_nl_port - one port of a RoCE device
  * @valid: the port exists (only valid ports are reported)
  * @pnet_usr: the PNET ID was set by the user
- * @pnetid: PNET ID, blank padded (not NUL terminated)
+ * @pnetid: PNET ID, as in struct smc_nl_lgr
  * @ifindex: net device of the port
  * @state: 1 if the port is active
  * @lnk_cnt: links on the port
@@ -123,9 +124,10 @@ struct smc_nl_port {
  * struct smc_nl_dev - one RoCE device, as SMC_NETLINK_GET_DEV_SMCR reports it
  * @ibname: IB device name
  * @is_crit: a link group depends on this device alone
- * @has_pci: the PCI fields are valid
- * @pci_fid: PCI function ID
- * @pci_chid: channel ID
+ * @has_pci: the device has a parent device: the PCI attributes are sent
+ *	(zero when the parent is not a PCI device)
+ * @pci_fid: PCI function ID (s390 only; 0)
+ * @pci_chid: channel ID (s390 only; 0)
  * @pci_vendor: PCI vendor ID
  * @pci_device: PCI device ID
  * @pci_id: PCI slot name ("0000:00:02.0")

@@ -395,5 +395,7 @@ void smc_diag_exit(void);
 int smc_nl_init(void);
 void smc_nl_exit(void);
 int smc_nl_ueids(const struct net *net, u8 *ueids);
+bool smc_nl_hs_limited(const struct net *net);
+int smc_nl_put_uint(struct sk_buff *skb, int type, u64 val);
 
 #endif /* _SMCR_SMCR_H */

@@ -443,9 +443,8 @@ static int smc_stats_put_tech(struct sk_buff *skb, int type,
 	    smc_stats_put_u64(skb, SMC_NLA_STATS_T_TX_BYTES, t->bytes[0]) ||
 	    smc_stats_put_u64(skb, SMC_NLA_STATS_T_RX_CNT, t->calls[1]) ||
 	    smc_stats_put_u64(skb, SMC_NLA_STATS_T_TX_CNT, t->calls[0]) ||
-	    /* NLA_UINT: 8 bytes are always a valid encoding */
-	    smc_stats_put_u64(skb, SMC_NLA_STATS_T_RX_RMB_USAGE, t->usage[1]) ||
-	    smc_stats_put_u64(skb, SMC_NLA_STATS_T_TX_RMB_USAGE, t->usage[0])) {
+	    smc_nl_put_uint(skb, SMC_NLA_STATS_T_RX_RMB_USAGE, t->usage[1]) ||
+	    smc_nl_put_uint(skb, SMC_NLA_STATS_T_TX_RMB_USAGE, t->usage[0])) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -9,7 +9,8 @@
 # GET_SYS_INFO is a one-message dump whose SMC_GEN_SYS_INFO nest has VER=1,
 # REL, IS_ISM_V2, IS_SMCR_V2 as u8 and LOCAL_HOST as a 33-byte string;
 # GET_STATS nests SMCD_TECH and SMCR_TECH with the histogram / buffer nests
-# and every counter as 8 bytes, plus the two u64 handshake error counters;
+# and every counter as 8 bytes (the two buffer usage gauges, NLA_UINT, as 4
+# bytes while they fit), plus the two u64 handshake error counters;
 # GET_FBACK_STATS entries (after one fallback) carry TYPE u8, RSN_CODE u32,
 # RSN_CNT u16, the totals as u64 in the first entry; the UEID commands take
 # smc-tools' format (32 blank-padded characters + NUL) and the kernel
@@ -125,7 +126,11 @@ for tech in (1, 2):
         sizes(amap(t[k]), {i: 8 for i in range(1, 10)}, "tech %d hist %d" % (tech, k))
     for k in (5, 6):
         sizes(amap(t[k]), {i: 8 for i in range(1, 8)}, "tech %d buffer events %d" % (tech, k))
-    sizes(t, {i: 8 for i in range(7, 22)}, "tech %d" % tech)
+    sizes(t, {i: 8 for i in range(7, 20)}, "tech %d" % tech)
+    for i in (20, 21):  # NLA_UINT as Linux's nla_put_uint(): 4 bytes if the value fits
+        v = t.get(i, b"")
+        check(len(v) == 4 or (len(v) == 8 and struct.unpack("=Q", v)[0] >> 32),
+              "tech %d attr %d (uint) is 4 bytes, or 8 above 32 bits: %d" % (tech, i, len(v)))
 
 m = dump(8)
 check(len(m) == 2, "FBACK_STATS: one client and one server entry (loopback)")

@@ -52,6 +52,12 @@ commands:
            below CLC: CLC, an RC QP on the local RoCE port, CONFIRM LINK,
            then CDC/LLC messages and RDMA writes as the script says
            (link-peer --list); the smcr server needs test_clc_without_option=1
+  nlprobe  send every command of Linux's SMC_GEN_NETLINK family (dump and
+           do; without, with attribute 1, with attribute 2; the UEID and
+           handshake-limitation commands with their arguments) and describe
+           each reply: error, messages, attribute types/lengths/nesting, no
+           values (to diff two kernels). Flushes the UEID table and switches
+           the handshake limitation, and puts both back at the end
   help
 
 common options:
@@ -128,6 +134,10 @@ assertions on the AF_SMC socket (checked via sock_diag before close):
   --expect-peer-diag CODE  exact smc_diag_fallback.peer_diagnosis
   --expect-fallback-any    fallback with any reason != 0
 
+nlprobe options:
+  --linux-only         leave out smcr's own commands (0xc0 on) and
+                       attributes (0x100 on)
+
 diag options:
   --kv                 key=value lines (for scripts)
   --summary            human summary of fallback reasons
@@ -194,6 +204,7 @@ Config parse_cli(const std::vector<std::string> &args)
 	else if (cmd == "hold") c.cmd = Command::Hold;
 	else if (cmd == "clc-peer") c.cmd = Command::ClcPeer;
 	else if (cmd == "link-peer") c.cmd = Command::LinkPeer;
+	else if (cmd == "nlprobe") c.cmd = Command::NlProbe;
 	else if (cmd == "help" || cmd == "--help" || cmd == "-h") { c.cmd = Command::Help; return c; }
 	else if (cmd == "probe") {
 		c.cmd = Command::Probe;
@@ -300,6 +311,7 @@ Config parse_cli(const std::vector<std::string> &args)
 		else if (o == "--kv") c.diag_kv = true;
 		else if (o == "--summary") c.diag_summary = true;
 		else if (o == "--list") c.list = true;
+		else if (o == "--linux-only") c.nl_linux_only = true;
 		else if (o == "-v" || o == "--verbose") c.verbose = true;
 		else if (o == "-q" || o == "--quiet") c.quiet = true;
 		else if (o == "--help" || o == "-h") { c.cmd = Command::Help; return c; }

@@ -8,7 +8,7 @@
 
 namespace smctest {
 
-enum class Command { Help, Server, Client, Diag, Probe, Hold, ClcPeer, LinkPeer };
+enum class Command { Help, Server, Client, Diag, Probe, Hold, ClcPeer, LinkPeer, NlProbe };
 // AF_SMC; plain TCP; AF_INET/AF_INET6 with IPPROTO_SMC (Linux 6.11+)
 enum class Family { Smc, Tcp, IpprotoSmc };
 // Server behaviour; the client names the server mode it talks to.
@@ -69,6 +69,9 @@ struct Config {
 	bool diag_kv = false;		// key=value lines instead of a table
 	bool diag_summary = false;	// add a human summary of fallback reasons
 	std::optional<uint16_t> diag_port; // only sockets with this sport or dport
+
+	// nlprobe
+	bool nl_linux_only = false;	// leave smcr's own commands and attributes out
 
 	bool verbose = false;
 	bool quiet = false;

@@ -10,6 +10,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "net.hpp"
+#include "nlprobe.hpp"
 #include "smcr/args.hpp"
 
 using namespace smctest;
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
 		case Command::Hold: return run_hold(c);
 		case Command::ClcPeer: return run_clc_peer(c);
 		case Command::LinkPeer: return run_link_peer(c);
+		case Command::NlProbe: return run_nlprobe(c);
 		}
 	} catch (const smcr::ArgError &e) {
 		std::cerr << "smctest: " << e.what() << "\n";

@@ -3,6 +3,9 @@
 #
 #   debug kernel (2 VMs, one boot): KUnit module (role a) + selftests/run
 #   stock 6.12 and 6.1 (2 VMs each): selftests/run --smoke
+#   6.12-intree (1 VM of stock 6.12 that may load Linux's smc.ko, run
+#   --allow-intree-smc): selftests/run --intree, the tests comparing smcr
+#   with smc.ko
 #   interop, on the debug kernel and stock 6.12: selftests/run --interop,
 #   smcr against Linux's smc.ko of that kernel, once with Linux as the
 #   server (role b), once as the client (role a); its own summary line
@@ -26,8 +29,9 @@ vm=$tree/tools/testing/vm
 usage() {
 	cat <<EOF
 Usage: ${0##*/} [OPTIONS]
-  --kernels "LIST"    kernels to test, in order (default: "debug 6.12 6.1";
-                      env SMCR_CHECK_KERNELS)
+  --kernels "LIST"    kernels to test, in order (default: "debug 6.12 6.1
+                      6.12-intree"; env SMCR_CHECK_KERNELS); 6.12-intree
+                      is stock 6.12 allowing smc.ko, for the INTREE tests
   --logdir DIR        logs (default build/check/<time>); one subdir per kernel
   --timeout SEC       guest command timeout for stock kernels (default 600)
   --debug-timeout SEC guest command timeout for the debug kernel (default 2400)
@@ -51,9 +55,9 @@ unset kernels		# set by --kernels or SMCR_CHECK_KERNELS, else below
 # and kmemleak scans excluded. Measured on a quiet machine, with margin; a
 # kernel over its budget fails make check (tools/testing/vm/README.md,
 # "Budgets"). SMCR_CHECK_BUDGETS="debug=N 6.12=N 6.1=N" overrides, 0 = none.
-declare -A budget=([debug]=1500 [6.12]=300 [6.1]=300)
+declare -A budget=([debug]=1500 [6.12]=300 [6.1]=300 [6.12-intree]=60)
 for kv in ${SMCR_CHECK_BUDGETS:-}; do
-	[[ $kv =~ ^(debug|6\.12|6\.1)=([0-9]+)$ ]] || { echo "check: bad SMCR_CHECK_BUDGETS entry '$kv'" >&2; exit 2; }
+	[[ $kv =~ ^(debug|6\.12|6\.1|6\.12-intree)=([0-9]+)$ ]] || { echo "check: bad SMCR_CHECK_BUDGETS entry '$kv'" >&2; exit 2; }
 	budget[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
 done
 logdir=''
@@ -85,9 +89,9 @@ if [[ $soak == 1 ]]; then
 	# endurance, not behaviour: the stock kernels only, no budgets
 	kernels=${kernels-6.12 6.1}
 	ctest=0 substrate=0 interop=0
-	budget=([debug]=0 [6.12]=0 [6.1]=0)
+	budget=([debug]=0 [6.12]=0 [6.1]=0 [6.12-intree]=0)
 fi
-kernels=${kernels-debug 6.12 6.1}
+kernels=${kernels-debug 6.12 6.1 6.12-intree}
 suffix=
 [[ $soak == 0 ]] || suffix=-soak
 logdir=${logdir:-$tree/build/check/$(date -u +%Y%m%d-%H%M%S)$suffix}
@@ -230,6 +234,7 @@ for k in $kernels; do
 	klog=$kl/kunit-parse.log
 	mkdir -p "$kl"
 	guest=(tools/testing/vm/check-guest.sh --selftests "$selftests")
+	run_opts=(--kernel "$k" --vms 2)
 	case $k in
 	debug)
 		guest+=(--kunit)
@@ -240,12 +245,20 @@ for k in $kernels; do
 		if [[ $soak == 1 ]]; then guest+=(-- --soak); else guest+=(-- --smoke); fi
 		t=$timeout
 		;;
+	6.12-intree)
+		# smc.ko loadable (no module_blacklist): only the tests that
+		# load it themselves (selftests/README.md, "In-tree SMC")
+		[[ $soak == 1 ]] && continue
+		run_opts=(--kernel 6.12 --vms 1 --allow-intree-smc)
+		guest+=(-- --intree)
+		t=$timeout
+		;;
 	*) echo "check: unknown kernel $k" >&2; exit 2 ;;
 	esac
 	say "===== kernel $k: ${guest[*]} (logs: $kl)"
 	start=$SECONDS
 	vrc=0
-	"$vm/run" --kernel "$k" --vms 2 --timeout "$t" --logdir "$kl" -- "${guest[@]}" || vrc=$?
+	"$vm/run" "${run_opts[@]}" --timeout "$t" --logdir "$kl" -- "${guest[@]}" || vrc=$?
 	secs=$((SECONDS - start))
 	reason=$(sed -n 's/^status=[0-9]* reason=//p' "$kl/result" 2>/dev/null || true)
 	fail_before=$total_fail
