@@ -15,7 +15,9 @@
 #      in A (keepalive_ms 5000) and change neither the initial namespace's
 #      sysctls nor the module parameters, nor B's values;
 #   3. they take effect for A's sockets: with hs_limit=1 and a silent CLC
-#      peer holding a listener's one handshake, a new AF_SMC client in B
+#      peer holding a listener's one handshake (started with
+#      test_clc_without_option, off again for the client), a new AF_SMC
+#      client in B
 #      (limit_smc_hs 1) falls back with PEERNOSMC (the SYN-ACK left the SMC
 #      option out), in A (limit_smc_hs 0) it runs its handshake and falls
 #      back with NOSMCRDEV (no RoCE device on loopback).
@@ -81,7 +83,7 @@ echo "ok: writes in netns A stay in A (the initial netns, netns B and the parame
 
 st_param hs_limit 1 || exit 1
 st_param clc_timeout_ms "$(st_size 10000 30000)" || exit 1
-st_param test_clc_without_option Y || exit 1
+st_param test_clc_without_option N || exit 1
 # try NS REASON PORT: a listener in NS, a silent CLC peer holding its one
 # handshake, then an AF_SMC client in NS that must fall back with REASON.
 # (The helpers run $SMCTEST, here smctest in NS.)
@@ -93,9 +95,14 @@ try() {
 	echo "--- netns $ns: limit_smc_hs $(get "${!nsv}" limit_smc_hs), expect $reason"
 	st_serve_bg "srv$ns" server --family smc --port "$port" --conns 1 --mode duplex --bytes 64K \
 		--expect-mode fallback --expect-fallback-any --timeout 60s || return 1
+	# clc-peer is plain TCP: its handshake runs with test_clc_without_option
+	# only, which the client must not have (it would ignore a SYN-ACK
+	# without the option)
+	echo Y >/sys/module/smcr/parameters/test_clc_without_option
 	st_silent_peer "$ST_TMP/silent-$ns.out" 60s 90s
 	spid=$SILENT_PID
 	sleep 1 # the listener's accept worker starts the silent child's handshake
+	echo N >/sys/module/smcr/parameters/test_clc_without_option
 	st_smctest client --family smc --addr 127.0.0.1 --port "$port" --mode duplex --bytes 64K \
 		--expect-reason "$reason" --timeout 60s || rc=1
 	st_wait_all || rc=1
