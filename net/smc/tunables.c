@@ -119,13 +119,13 @@ static const struct kernel_param_ops smc_tunable_ops = {
 		    __stringify(max_) ", default " __stringify(def_) ")")
 
 /*
- * SMC_TUNABLE_ALIAS(name, tunable, scale, min, max): the sysctl NAME shows
- * a per-namespace tunable divided by scale; min and max are in its unit.
+ * SMC_TUNABLE_ALIAS(name, tunable, scale): the sysctl NAME shows a
+ * per-namespace tunable divided by scale. Its range is the tunable's in
+ * its unit (smc_tunables_init()).
  */
-#define SMC_TUNABLE_ALIAS(name_, of, scale_, min_, max_)		\
+#define SMC_TUNABLE_ALIAS(name_, of, scale_)				\
 	static struct smc_tunable smc_tun_##name_ __ro_after_init = {	\
-		.name = #name_, .var = &smc_##of,			\
-		.min = min_, .max = max_, .scale = scale_,		\
+		.name = #name_, .var = &smc_##of, .scale = scale_,	\
 		.id = SMC_TUN_##of, .netns = true,			\
 	}
 
@@ -178,7 +178,7 @@ SMC_TUNABLE(N, limit_smc_hs, 0, 1, 1, "",
 SMC_TUNABLE(N, autocorking_size, 0, 4294967295, 65536, ", in bytes",
 	    "Small sends held back while a CDC message is in flight, at most half the send buffer (0: none)");
 /* Linux's name and unit for keepalive_ms */
-SMC_TUNABLE_ALIAS(smcr_testlink_time, keepalive_ms, 1000, 0, 3600);
+SMC_TUNABLE_ALIAS(smcr_testlink_time, keepalive_ms, 1000);
 
 /* The literals above, where they are limits defined elsewhere */
 static_assert(SMC_CLC_RMBE_MIN_SIZE == 16384);	/* rmem, wmem */
@@ -365,15 +365,26 @@ static struct pernet_operations smc_tun_net_ops = {
  */
 int __init smc_tunables_init(void)
 {
-	const struct smc_tunable *t;
+	const struct smc_tunable *of;
+	struct smc_tunable *t;
 	int i;
 
 	/* every row listed, every default (or insmod's value) in its range */
 	for (i = 0; i < SMC_TUNABLES_NR; i++) {
 		t = smc_tunables[i];
-		if (WARN_ON(!t || (t->scale == 1 ? t->id != i :
-					   smc_tunables[t->id]->scale != 1) ||
-			    *t->var / t->scale < t->min ||
+		if (WARN_ON(!t))
+			return -EINVAL;
+		of = smc_tunables[t->id];
+		if (t->scale != 1) {
+			/* an alias: its tunable's range, in its unit */
+			if (WARN_ON(!of || of->scale != 1 || !of->netns))
+				return -EINVAL;
+			t->min = DIV_ROUND_UP(of->min, t->scale);
+			t->max = of->max / t->scale;
+		} else if (WARN_ON(t->id != i)) {
+			return -EINVAL;
+		}
+		if (WARN_ON(*t->var < t->min * t->scale ||
 			    *t->var / t->scale > t->max))
 			return -EINVAL;
 	}
