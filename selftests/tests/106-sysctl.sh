@@ -4,7 +4,7 @@
 # PEER: yes
 # TIMEOUT: 120
 #
-# Asserts on each VM (initial network namespace; 109 covers the others):
+# Asserts on each VM (initial network namespace; 111 covers the others):
 # net.smc.clc_timeout_ms, hs_limit, llc_timeout_ms, keepalive_ms,
 # lgr_linger_ms, close_timeout_ms, rmem, wmem, max_links_per_netns,
 # tcp_keepidle_min_s, smcr_max_links_per_lgr, limit_smc_hs and
