@@ -361,9 +361,12 @@ static int __init smc_init(void)
 
 	get_random_bytes(smc_local_peer_id, 2);
 
-	rc = smc_stats_init();
+	rc = smc_tunables_init();
 	if (rc)
 		return rc;
+	rc = smc_stats_init();
+	if (rc)
+		goto out_tun;
 	rc = proto_register(&smc_proto, 1);
 	if (rc)
 		goto out_stats;
@@ -396,7 +399,6 @@ static int __init smc_init(void)
 	rc = smc_nl_init();
 	if (rc)
 		goto out_diag;
-	smc_sysctl_init();
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
@@ -418,6 +420,8 @@ out_proto:
 	proto_unregister(&smc_proto);
 out_stats:
 	smc_stats_exit();
+out_tun:
+	smc_tunables_exit();
 	return rc;
 }
 
@@ -426,7 +430,6 @@ static void __exit smc_exit(void)
 	smc_inet_exit();
 	sock_unregister(PF_SMC);
 	static_branch_dec(&tcp_have_smc);
-	smc_sysctl_exit();
 	smc_nl_exit();
 	smc_diag_exit();
 	smc_lgr_exit();
@@ -435,6 +438,7 @@ static void __exit smc_exit(void)
 	destroy_workqueue(smc_hs_wq);
 	proto_unregister(&smc_proto);
 	smc_stats_exit();
+	smc_tunables_exit();
 }
 
 module_init(smc_init);

@@ -59,4 +59,14 @@ static inline void smcr_want_custom_sockopt(struct socket *sock)
 #define SMCR_HAVE_IPPROTO_SMC
 #endif
 
+/*
+ * sysctl proc_handler: since 6.11 it takes a const struct ctl_table.
+ * Kbuild defines SMCR_HAVE_CONST_CTL_TABLE when the kernel headers do.
+ */
+#ifdef SMCR_HAVE_CONST_CTL_TABLE
+#define smcr_ctl_table	const struct ctl_table
+#else
+#define smcr_ctl_table	struct ctl_table
+#endif
+
 #endif /* _SMCR_COMPAT_H */

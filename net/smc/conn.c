@@ -161,7 +161,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk)
 	/* as TCP's window: half the receive buffer the application set */
 	u8 cls = smc_buf_class(smc->sk.sk_userlocks & SOCK_RCVBUF_LOCK ?
 			       READ_ONCE(smc->sk.sk_rcvbuf) / 2 :
-			       READ_ONCE(smc_rmem));
+			       smc_tun(sock_net(&smc->sk), SMC_TUN_rmem));
 	int rc;
 
 	memset(conn, 0, sizeof(*conn));
@@ -285,7 +285,7 @@ int smc_conn_peer(struct smc_sock *smc,
 	u32 size = smc_clc_rmbe_size(peer->rmbe_size_code);
 	u8 cls = smc_buf_class(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK ?
 			       READ_ONCE(smc->sk.sk_sndbuf) / 2 :
-			       READ_ONCE(smc_wmem));
+			       smc_tun(sock_net(&smc->sk), SMC_TUN_wmem));
 	int rc;
 
 	if (!peer->rmbe_idx || peer->rmbe_size_code >= SMC_BUF_CLASSES ||

@@ -425,7 +425,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	INIT_WORK(&lgr->add_link_work, smc_llc_add_link_work);
 	INIT_WORK(&lgr->del_link_work, smc_llc_del_link_work);
 	lgr->add_link_next = jiffies;
-	lgr->max_links = READ_ONCE(smc_max_links_per_lgr);
+	lgr->max_links = smc_tun(net, SMC_TUN_smcr_max_links_per_lgr);
 	smc_buf_init(lgr);
 	xa_init_flags(&lgr->conns_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	for (i = 0; i < SMC_LGR_LINKS; i++) {

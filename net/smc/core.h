@@ -37,6 +37,7 @@
 #include <smcr/urg.h>
 
 #include "ib.h"
+#include "tunables.h"
 
 struct smc_offer;
 struct smc_clc_accept_info;
@@ -655,17 +656,6 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 {
 	return read_pnet(&lgr->net);
 }
-
-/* tunables.c */
-extern unsigned int smc_llc_timeout_ms;
-extern unsigned int smc_lgr_linger_ms;
-extern unsigned int smc_close_timeout_ms;
-extern unsigned int smc_keepalive_ms;
-extern unsigned int smc_tcp_keepidle_min_s;
-extern unsigned int smc_rmem;
-extern unsigned int smc_wmem;
-extern unsigned int smc_max_links_per_netns;
-extern unsigned int smc_max_links_per_lgr;
 
 /* core.c */
 extern struct workqueue_struct *smc_lgr_wq;

@@ -18,9 +18,9 @@
  * exchange at once. Beyond that TCP is told (smc_hs_congested) to leave
  * the SMC option out of its SYN-ACKs, so new clients fall back with
  * PEERNOSMC before any CLC byte, instead of queueing behind slow peers.
- * SMC_NETLINK_DISABLE_HS_LIMITATION turns the limit off for a network
- * namespace (smc_nl_hs_limited(), read at every SYN), leaving only the
- * listen backlog.
+ * Only for a listener created while net.smc.limit_smc_hs of its namespace
+ * was 1 (@limit_hs), as Linux's; with 0 its handshakes are bounded by the
+ * backlog alone.
  *
  * References: a child holds one on its listener while it is queued or in
  * its handshake; a queued accept_work holds one on the listener. A
@@ -42,8 +42,8 @@ static bool smc_hs_congested(const struct sock *clcsk)
 
 	lsmc = __rcu_dereference_sk_user_data_with_flags(clcsk,
 							 SK_USER_DATA_NOCOPY);
-	return lsmc && READ_ONCE(lsmc->hs_inflight) >= READ_ONCE(smc_hs_limit) &&
-	       smc_nl_hs_limited(sock_net(clcsk));
+	return lsmc && lsmc->limit_hs &&
+	       READ_ONCE(lsmc->hs_inflight) >= READ_ONCE(smc_hs_limit);
 }
 
 /* Let TCP ask the listener before offering SMC in a SYN-ACK. */
@@ -187,8 +187,8 @@ static void smc_child_start(struct smc_sock *lsmc, struct smc_sock *child)
 	 */
 	clc = smc_clcsock_peer_smc(child) ||
 	      (smc_hs_wanted(child) &&
-	       (lsmc->hs_inflight < READ_ONCE(smc_hs_limit) ||
-		!smc_nl_hs_limited(sock_net(&lsmc->sk))));
+	       (!lsmc->limit_hs ||
+		lsmc->hs_inflight < READ_ONCE(smc_hs_limit)));
 	list_add_tail(&child->accept_node, &lsmc->hs_q);
 	WRITE_ONCE(lsmc->hs_inflight, lsmc->hs_inflight + 1);
 	spin_unlock(&lsmc->accept_lock);
@@ -404,6 +404,7 @@ void smc_listen_stop(struct smc_sock *lsmc)
  */
 void smc_listen_init(struct smc_sock *smc)
 {
+	smc->limit_hs = smc_tun(sock_net(&smc->sk), SMC_TUN_limit_smc_hs);
 	init_waitqueue_func_entry(&smc->listen_wait, smc_listen_wake);
 	INIT_WORK(&smc->accept_work, smc_accept_work);
 	spin_lock_init(&smc->accept_lock);

@@ -727,7 +727,7 @@ int smc_llc_confirm_link_client(struct smc_link *lnk,
  */
 void smc_llc_keepalive_start(struct smc_link *lnk)
 {
-	unsigned int ms = READ_ONCE(smc_keepalive_ms);
+	unsigned int ms = smc_tun(smc_lgr_net(lnk->lgr), SMC_TUN_keepalive_ms);
 
 	lnk->last_rx = jiffies;
 	WRITE_ONCE(lnk->test_pending, false);
@@ -766,7 +766,8 @@ void smc_llc_keepalive(struct work_struct *work)
 {
 	struct smc_link *lnk = container_of(to_delayed_work(work),
 					    struct smc_link, keepalive);
-	unsigned long ivl = msecs_to_jiffies(READ_ONCE(smc_keepalive_ms));
+	unsigned long ivl = msecs_to_jiffies(smc_tun(smc_lgr_net(lnk->lgr),
+						     SMC_TUN_keepalive_ms));
 	unsigned long tmo = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
 	unsigned long idle = jiffies - READ_ONCE(lnk->last_rx);
 	struct smc_llc_msg_info req = { .type = SMC_LLC_TEST_LINK };

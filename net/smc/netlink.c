@@ -26,8 +26,8 @@
  * - smc_nl_net.lock (mutex, per namespace) protects that namespace's user
  *   EID table. Dumps copy the table under it and build messages from the
  *   copy.
- * - smc_nl_net.hs_unlimited is a flag read and written with
- *   READ_ONCE()/WRITE_ONCE() only.
+ * - The handshake limitation switch is the namespace's net.smc.limit_smc_hs
+ *   (tunables.c), as on Linux.
  * - Statistics have their own locking (stats.c).
  */
 #include <linux/ctype.h>
@@ -49,15 +49,12 @@
  * @ueid: user EIDs, blank padded, in the order they were added
  * @ueid_cnt: valid entries in @ueid
  * @ueid_gen: incremented on every change of the table
- * @hs_unlimited: the handshake limit is off for the namespace's listeners
- *	(SMC_NETLINK_DISABLE_HS_LIMITATION); no lock, READ_ONCE/WRITE_ONCE
  */
 struct smc_nl_net {
 	struct mutex	lock;		/* protects the UEID table */
 	u8		ueid[SMC_MAX_UEID][SMC_MAX_EID_LEN];
 	int		ueid_cnt;
 	u32		ueid_gen;
-	bool		hs_unlimited;
 };
 
 static_assert(SMC_MAX_UEID <= SMC_CLC_MAX_EID);
@@ -744,19 +741,6 @@ static int smc_nl_switch_seid(struct sk_buff *skb, struct genl_info *info)
 	return -EOPNOTSUPP;
 }
 
-/**
- * smc_nl_hs_limited() - whether listeners of @net limit their handshakes
- * @net: the listener's network namespace
- *
- * On unless SMC_NETLINK_DISABLE_HS_LIMITATION switched it off.
- * Context: any (softirq too); a lockless read.
- * Return: true if the hs_limit applies to @net's listeners.
- */
-bool smc_nl_hs_limited(const struct net *net)
-{
-	return !READ_ONCE(smc_nl_net(net)->hs_unlimited);
-}
-
 static int smc_nl_dump_hs_limitation(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
@@ -769,7 +753,7 @@ static int smc_nl_dump_hs_limitation(struct sk_buff *skb,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u8(skb, SMC_NLA_HS_LIMITATION_ENABLED,
-		       smc_nl_hs_limited(net))) {
+		       smc_tun(net, SMC_TUN_limit_smc_hs))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -781,14 +765,14 @@ static int smc_nl_dump_hs_limitation(struct sk_buff *skb,
 static int smc_nl_enable_hs_limitation(struct sk_buff *skb,
 				       struct genl_info *info)
 {
-	WRITE_ONCE(smc_nl_net(genl_info_net(info))->hs_unlimited, false);
+	smc_tun_set(genl_info_net(info), SMC_TUN_limit_smc_hs, 1);
 	return 0;
 }
 
 static int smc_nl_disable_hs_limitation(struct sk_buff *skb,
 					struct genl_info *info)
 {
-	WRITE_ONCE(smc_nl_net(genl_info_net(info))->hs_unlimited, true);
+	smc_tun_set(genl_info_net(info), SMC_TUN_limit_smc_hs, 0);
 	return 0;
 }
 

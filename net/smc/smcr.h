@@ -95,6 +95,8 @@ struct smc_clcsk_cb {
  * @accept_q: listener: children with a decided handshake, in order
  * @hs_q: listener: children whose handshake is running
  * @hs_inflight: listener: number of children on @hs_q
+ * @limit_hs: listener: hs_limit applies (net.smc.limit_smc_hs when the
+ *	socket was created); set before the socket is visible, then constant
  * @listen_closed: listener: no more children are queued; set once
  * @listener: child: the listener it belongs to (a reference is held) while
  *	it is on the listener's @hs_q or @accept_q; NULL once accepted
@@ -124,6 +126,7 @@ struct smc_sock {
 	struct list_head	accept_q;
 	struct list_head	hs_q;
 	unsigned int		hs_inflight;
+	bool			limit_hs;
 	bool			listen_closed;
 
 	/* server child */
@@ -381,12 +384,6 @@ struct smc_diag_lgrinfo;
 bool smc_conn_diag(struct smc_sock *smc, struct smc_diag_conninfo *ci,
 		   struct smc_diag_lgrinfo *li);
 
-/* tunables.c */
-extern unsigned int smc_clc_timeout_ms;
-extern unsigned int smc_hs_limit;
-void smc_sysctl_init(void);
-void smc_sysctl_exit(void);
-
 /* diag.c */
 int smc_diag_init(void);
 void smc_diag_exit(void);
@@ -395,7 +392,6 @@ void smc_diag_exit(void);
 int smc_nl_init(void);
 void smc_nl_exit(void);
 int smc_nl_ueids(const struct net *net, u8 *ueids);
-bool smc_nl_hs_limited(const struct net *net);
 int smc_nl_put_uint(struct sk_buff *skb, int type, u64 val);
 
 #endif /* _SMCR_SMCR_H */

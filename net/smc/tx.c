@@ -42,10 +42,11 @@
  * Autocorking (4.5.2, small data sends): sendmsg copies into the send
  * buffer at tx_staged, and the bytes from tx_prod to tx_staged go out (RDMA
  * writes and one CDC message) at once - unless a CDC message of the
- * connection is still in flight and less than half the send buffer (at
- * most SMC_TX_CORK_MAX) is staged. Then they wait for that message's
- * completion, which queues tx_work to send them, together with whatever
- * followed: many small sends become one write. The completion is the
+ * connection is still in flight and less than half the send buffer (and
+ * less than net.smc.autocorking_size of the socket's namespace) is
+ * staged. Then they wait for that message's completion, which queues
+ * tx_work to send them, together with whatever followed: many small
+ * sends become one write. The completion is the
  * timer the RFC asks for: it comes as surely as the link lives. Nothing is
  * held back with TCP_NODELAY on the socket (the RFC's opt-out), for urgent
  * data, before the writer blocks (the peer can only make room for bytes it
@@ -60,9 +61,6 @@
 
 #include "core.h"
 #include "smcr.h"
-
-/* Autocorking holds back at most this much (and half the send buffer) */
-#define SMC_TX_CORK_MAX		(64U << 10)
 
 /* Room in the peer's RMBE and our send buffer; conn->lock held */
 static int smc_tx_room_locked(struct smc_conn *conn)
@@ -277,16 +275,18 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
 static bool smc_tx_cork(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
+	unsigned int max;
 	bool cork;
 	int n;
 
 	/* TCP_NODELAY, set on the clcsock without our lock */
 	if (data_race(tcp_sk(smc->clcsock->sk)->nonagle & TCP_NAGLE_OFF))
 		return false;
+	max = smc_tun(sock_net(&smc->sk), SMC_TUN_autocorking_size);
 	spin_lock_bh(&conn->lock);
 	n = smc_curs_diff(&conn->tx_ring, conn->tx_prod, conn->tx_staged);
 	cork = conn->cdc_pend &&
-	       n < min(conn->sb_ring.size / 2, SMC_TX_CORK_MAX);
+	       n < min(conn->sb_ring.size / 2, max);
 	spin_unlock_bh(&conn->lock);
 	return cork;
 }

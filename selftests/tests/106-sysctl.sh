@@ -1,21 +1,26 @@
 #!/bin/bash
-# DESC: net.smc.* sysctls: read the module parameters, enforce their ranges, root only; rmem sizes new RMB elements
+# DESC: net.smc.* sysctls: read the module parameters, enforce their ranges, smcr_testlink_time is keepalive_ms in s, root only; rmem sizes new RMB elements
 # SMOKE: yes
 # PEER: yes
 # TIMEOUT: 120
 #
-# Asserts on each VM: net.smc.clc_timeout_ms, hs_limit, llc_timeout_ms,
-# keepalive_ms, lgr_linger_ms, close_timeout_ms, rmem, wmem,
-# max_links_per_netns, tcp_keepidle_min_s and smcr_max_links_per_lgr exist
-# and show the module parameters' values; a valid
+# Asserts on each VM (initial network namespace; 111 covers the others):
+# net.smc.clc_timeout_ms, hs_limit, llc_timeout_ms, keepalive_ms,
+# lgr_linger_ms, close_timeout_ms, rmem, wmem, max_links_per_netns,
+# tcp_keepidle_min_s, smcr_max_links_per_lgr, limit_smc_hs and
+# autocorking_size exist and show the module parameters' values; a valid
 # write changes the parameter; writes out of range are refused (EINVAL) and
 # leave the value (clc_timeout_ms 99 and 60001, hs_limit 0, llc_timeout_ms
 # 99, keepalive_ms 3600001, lgr_linger_ms 86400001, close_timeout_ms 99 and
-# 3600001, rmem and wmem 16383 and 524289, max_links_per_netns 0 and 65536,
-# tcp_keepidle_min_s 0 and 32768, smcr_max_links_per_lgr 0 and 3);
+# 3600001, rmem and wmem 16383 and 1073741824 (Linux's range),
+# max_links_per_netns 0 and 65536, tcp_keepidle_min_s 0 and 32768,
+# smcr_max_links_per_lgr 0 and 3, limit_smc_hs 2, autocorking_size
+# 4294967296, smcr_testlink_time 3601);
 # every module parameter whose description states a range "(MIN-MAX, default
 # N)" refuses MAX+1 and MIN-1 and accepts MIN and MAX (the sysctl shows it),
-# and they are the sysctls; an unprivileged user (uid 65534) cannot write.
+# and they are the sysctls; smcr_testlink_time (Linux's name, no parameter)
+# is keepalive_ms in seconds both ways (7 -> 7000, 12345 -> 12); an
+# unprivileged user (uid 65534) cannot write.
 # Then, with net.smc.rmem=16384 on both VMs and Soft-RoCE, a new SMC-R
 # connection between sockets without SO_RCVBUF has 16 KiB RMB elements on
 # both sides (sock_diag: rmbe and peer_rmbe).
@@ -24,7 +29,7 @@ source "$ST_DIR/lib.sh"
 P=$ST_PORT
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 KNOBS=(clc_timeout_ms hs_limit llc_timeout_ms keepalive_ms lgr_linger_ms close_timeout_ms rmem wmem
-	max_links_per_netns tcp_keepidle_min_s smcr_max_links_per_lgr)
+	max_links_per_netns tcp_keepidle_min_s smcr_max_links_per_lgr limit_smc_hs autocorking_size)
 
 for k in "${KNOBS[@]}"; do
 	[[ -e /proc/sys/net/smc/$k ]] || st_fail "no net.smc.$k"
@@ -52,15 +57,18 @@ refused lgr_linger_ms 86400001
 refused close_timeout_ms 99
 refused close_timeout_ms 3600001
 refused rmem 16383
-refused rmem 524289
+refused rmem 1073741824
 refused wmem 16383
-refused wmem 524289
+refused wmem 1073741824
 refused max_links_per_netns 0
 refused max_links_per_netns 65536
 refused tcp_keepidle_min_s 0
 refused tcp_keepidle_min_s 32768
 refused smcr_max_links_per_lgr 0
 refused smcr_max_links_per_lgr 3
+refused limit_smc_hs 2
+refused autocorking_size 4294967296
+refused smcr_testlink_time 3601
 echo "ok: out-of-range values refused with EINVAL, values kept"
 
 # The module parameters enforce the same ranges, the ones their
@@ -78,7 +86,9 @@ while IFS=: read -r k desc; do
 	st_param "$k" "$old" >/dev/null || exit 1	# restored at exit
 	for bad in $((max + 1)) $( ((min > 0)) && echo $((min - 1))); do
 		err=$( (echo "$bad" >"$f") 2>&1) && st_fail "smcr.$k=$bad accepted (range $min-$max)"
-		[[ $err == *"Invalid argument"* ]] || st_fail "smcr.$k=$bad: '$err', expected EINVAL"
+		# beyond an unsigned int the parser says ERANGE
+		[[ $err == *"Invalid argument"* || ($bad -gt 4294967295 && $err == *"out of range"*) ]] ||
+			st_fail "smcr.$k=$bad: '$err', expected EINVAL"
 		[[ $(<"$f") == "$old" ]] || st_fail "smcr.$k changed by a refused write"
 	done
 	for good in "$min" "$max"; do
@@ -94,6 +104,16 @@ echo "ok: the $n module parameters refuse what their descriptions' ranges exclud
 sysctl -qw net.smc.keepalive_ms=12345 || st_fail "valid write refused"
 [[ $(</sys/module/smcr/parameters/keepalive_ms) == 12345 ]] || st_fail "write did not reach the parameter"
 echo "ok: a valid write changes the module parameter"
+
+[[ -e /sys/module/smcr/parameters/smcr_testlink_time ]] && st_fail "smcr_testlink_time is a module parameter"
+[[ $(</proc/sys/net/smc/smcr_testlink_time) == 12 ]] ||
+	st_fail "smcr_testlink_time is $(</proc/sys/net/smc/smcr_testlink_time) with keepalive_ms 12345, expected 12"
+sysctl -qw net.smc.smcr_testlink_time=7 || st_fail "net.smc.smcr_testlink_time=7 refused"
+[[ $(</sys/module/smcr/parameters/keepalive_ms) == 7000 ]] ||
+	st_fail "smcr_testlink_time=7 made keepalive_ms $(</sys/module/smcr/parameters/keepalive_ms), expected 7000"
+sysctl -qw net.smc.smcr_testlink_time=3600 || st_fail "net.smc.smcr_testlink_time=3600 refused"
+[[ $(</proc/sys/net/smc/keepalive_ms) == 3600000 ]] || st_fail "smcr_testlink_time=3600: keepalive_ms not 3600000"
+echo "ok: smcr_testlink_time is keepalive_ms in seconds"
 
 "${NOBODY[@]}" sh -c 'echo 7 >/proc/sys/net/smc/hs_limit' 2>/dev/null && st_fail "uid 65534 wrote net.smc.hs_limit"
 [[ $(</proc/sys/net/smc/hs_limit) != 7 ]] || st_fail "hs_limit changed by uid 65534"
