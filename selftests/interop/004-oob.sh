@@ -22,7 +22,17 @@
 #      7609 4.7.6) and an 8-byte trailer with the fill length; the
 #      receiver, told the window is full, then reads everything: the
 #      urgent byte once by recv(MSG_OOB) on POLLPRI, the fill and the
-#      trailer intact around it.
+#      trailer intact around it. A Linux receiver takes this connection
+#      with SO_OOBINLINE (the urgent byte must then follow the fill in
+#      the stream): without it Linux never moves its consumer cursor past
+#      an urgent byte that came while its reader already stood just before
+#      it (smc_rx_recv_urg() sets SMC_URG_READ before its
+#      smc_rx_update_consumer() call, which skips the byte only in state
+#      SMC_URG_VALID), so a sender that holds further data until the
+#      peer's cursor passes its urgent byte (RFC 7609 4.7.5 step 3; smcr,
+#      and Linux's own sender, which waits for an empty peer RMBE) waits
+#      for ever: seen here with smcr sending, the 8-byte trailer never
+#      went out.
 # SIOCATMARK at the mark without SO_OOBINLINE (connection 1) is asserted
 # on an smcr receiver only: Linux skips the urgent byte as soon as a read
 # reaches it (smc_rx_update_consumer()), so its SIOCATMARK (consumer cursor
@@ -33,9 +43,10 @@
 # room left in smcr's 128 KiB RMB, so its urgent byte arrives at once.)
 # SMC-R is asserted through each side's own SMC statistics (`smcr -j
 # stats`, smcr's or Linux's netlink, SMC-R technology): the urgent data
-# counter grows by at least 5 on each VM (3 send(MSG_OOB) as sender, 2
-# recv(MSG_OOB) returning the byte as receiver) and no connection fell
-# back to TCP (fallback counters unchanged).
+# counter grows by at least 3 send(MSG_OOB) as sender plus the
+# recv(MSG_OOB) returning the byte as receiver (2 on smcr, 1 on Linux) on
+# each VM, and no connection fell back to TCP (fallback counters
+# unchanged).
 source "$ST_DIR/lib.sh"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 P=$ST_PORT
@@ -51,6 +62,9 @@ def check(ok, what):
         sys.exit(1)
 def say(what):
     print(f"{role} on {impl}: {what}", flush=True)
+def diag():		# this side's SMC sockets on the port, for a failure
+    import subprocess
+    subprocess.run([os.environ.get("SMCTEST", "smctest"), "diag", "--kv", "--port", str(port)])
 
 def receiver():
     sigurg = [0]
@@ -116,7 +130,8 @@ def receiver():
     c.close()
     say("conn2 ok: SO_OOBINLINE: read stops at the mark, SIOCATMARK 1, the byte stays in the stream")
 
-    c = accept(False)
+    inline = impl == "linux"	# see the test's header
+    c = accept(inline)
     for _ in range(600):	# until the sender filled the window
         if os.path.exists(tmp + "/go"):
             break
@@ -127,8 +142,11 @@ def receiver():
     stream, urgent = b"", 0
     while True:
         ev = wait(c, select.POLLIN | select.POLLPRI)
+        if ev == 0:
+            say(f"conn3: {len(stream)} bytes and {urgent} urgent byte(s) read, then no event in 20 s")
+            diag()
         check(ev != 0, "conn3: no event in 20 s")
-        if ev & select.POLLPRI and urgent == 0:
+        if ev & select.POLLPRI and not inline and urgent == 0:
             u = c.recv(1, socket.MSG_OOB)
             check(u == b"X", f"conn3: recv(MSG_OOB) returned {u!r}")
             urgent += 1
@@ -138,12 +156,17 @@ def receiver():
             break
         stream += b
     c.close()
-    check(urgent == 1, f"conn3: urgent byte read {urgent} times")
     check(len(stream) >= 8, "conn3: short stream")
     fill = struct.unpack("Q", stream[-8:])[0]
-    check(fill + 8 == len(stream), f"conn3: {len(stream)} bytes, the sender sent {fill} + 8")
     check(stream[:fill] == b"f" * fill, "conn3: the fill is damaged")
-    say(f"conn3 ok: urgent byte into a full window ({fill} bytes), read once, the stream intact around it")
+    if inline:
+        check(fill + 9 == len(stream), f"conn3: {len(stream)} bytes, the sender sent {fill} + 1 + 8")
+        check(stream[fill:fill + 1] == b"X", "conn3: the urgent byte is not in the stream after the fill")
+        say(f"conn3 ok: urgent byte into a full window ({fill} bytes), SO_OOBINLINE: in the stream, intact around it")
+    else:
+        check(urgent == 1, f"conn3: urgent byte read {urgent} times")
+        check(fill + 8 == len(stream), f"conn3: {len(stream)} bytes, the sender sent {fill} + 8")
+        say(f"conn3 ok: urgent byte into a full window ({fill} bytes), read once, the stream intact around it")
 
 def sender():
     def dial():
@@ -174,7 +197,14 @@ def sender():
     open(tmp + "/filled", "w").close()
     s.setblocking(True)
     check(s.send(b"X", socket.MSG_OOB) == 1, "send(MSG_OOB) into a full window")
-    s.sendall(struct.pack("Q", fill))
+    say(f"conn3: urgent byte sent after {fill} bytes")
+    s.settimeout(30)
+    try:
+        s.sendall(struct.pack("Q", fill))
+    except socket.timeout:
+        say("conn3: the trailer after the urgent byte not sent in 30 s")
+        diag()
+        sys.exit(1)
     s.close()
     say(f"sent 3 urgent bytes, the last after {fill} bytes that filled the window")
 
@@ -223,5 +253,8 @@ oob b $((P + 1)) || rc=1
 ((rc == 0)) || st_fail "urgent data semantics on $ST_IMPL (role $SMCR_ROLE)"
 read -r urg1 fb1 <<<"$(counters)"
 echo "$ST_IMPL: SMC-R urgent data count $urg0 -> $urg1, fallbacks $fb0 -> $fb1"
-((urg1 - urg0 >= 5)) || st_fail "$ST_IMPL: urgent data count grew by $((urg1 - urg0)), expected at least 5"
+want=5
+[[ $ST_IMPL == linux ]] && want=4
+((urg1 - urg0 >= want)) ||
+	st_fail "$ST_IMPL: urgent data count grew by $((urg1 - urg0)), expected at least $want"
 ((fb1 == fb0)) || st_fail "$ST_IMPL: $((fb1 - fb0)) connection(s) fell back to TCP"
