@@ -409,6 +409,12 @@ void check_family(const Config &c, int fd, const std::string &label)
 		throw_errno("getsockname", errno);
 	bool ok = c.family == Family::Smc ? domain == AF_SMC
 					  : domain == ss.ss_family && proto == ipproto_smc;
+	// Linux's smc.ko puts its TCP socket into the file of a socket that
+	// fell back (af_smc.c, smc_switch_to_fallback()): AF_INET/AF_INET6 TCP
+	// then, and sock_diag still lists the SMC socket as a fallback.
+	if (!ok && c.family == Family::Smc && (domain == AF_INET || domain == AF_INET6) &&
+	    proto == IPPROTO_TCP)
+		ok = diag_entry(fd, label).mode == SMC_DIAG_MODE_FALLBACK_TCP;
 	if (!ok)
 		throw Failure(label + ": SO_DOMAIN " + std::to_string(domain) + " SO_PROTOCOL " +
 			      std::to_string(proto) + " (address family " + std::to_string(ss.ss_family) +
