@@ -36,6 +36,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -292,7 +293,20 @@ static void smc_lgr_linger_expired(struct work_struct *work)
 		smc_lgr_terminated(lgr);
 }
 
-/* Tell the peer the link group is gone; wait until the message left. */
+/*
+ * After our DELETE LINK the links stay up this long: the peer ends its
+ * connections on it and may send a last CDC message (an abort) for each,
+ * which our QP must still acknowledge. Over Soft-RoCE a message to a QP
+ * that is gone is retried for ever by a sender with retry count 7 (rxe
+ * takes 7 for "infinite", as only the RNR count means it): Linux's smc.ko
+ * then hangs in its link group teardown (smc_cdc_wait_pend_tx_wr()).
+ */
+#define SMC_LGR_NOTIFY_GRACE_MS	2000
+
+/*
+ * Tell the peer the link group is gone; wait until the message left, and
+ * leave the peer time for its last messages.
+ */
 static void smc_lgr_notify_peer(struct smc_link_group *lgr)
 {
 	struct smc_link *lnk = smc_lgr_pick_link(lgr);
@@ -309,6 +323,7 @@ static void smc_lgr_notify_peer(struct smc_link_group *lgr)
 		return;
 	wait_event_timeout(lnk->wr.tx_wait, !atomic_read(&lnk->wr.tx_posted),
 			   msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms)));
+	msleep(SMC_LGR_NOTIFY_GRACE_MS);
 }
 
 static void smc_lgr_free_work(struct work_struct *work)
