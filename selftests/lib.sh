@@ -341,6 +341,23 @@ st_lgr_versions() {
 		jq -r '.[] | if .v2 then "\(.v2.version).\(.v2.release)" else "1" end'
 }
 
+# st_lgrs_split N LGRS MAX: once N connections are counted in this VM's link
+# groups (waits up to 90 s), they must be spread over exactly LGRS link
+# groups of at most MAX connections each, all of version 2.1 (release 1
+# max_conns). Prints the table; returns 1 with the reason otherwise.
+st_lgrs_split() {
+	local n=$1 want=$2 max=$3 lgrs rc=0
+	st_await_lgr_conns "$n" 90 || rc=1
+	lgrs=$("$SMCR_TOOLS/bin/smcr" -j lgr show) || return 1
+	"$SMCR_TOOLS/bin/smcr" lgr show
+	echo "connections per link group: $(jq -r '[.[].conns] | sort | join(" ")' <<<"$lgrs")"
+	[[ $(jq 'length' <<<"$lgrs") == "$want" ]] || { echo "expected $want link groups"; rc=1; }
+	[[ $(jq --argjson m "$max" '[.[] | select(.conns > $m)] | length' <<<"$lgrs") == 0 ]] ||
+		{ echo "a link group above $max connections"; rc=1; }
+	[[ $(st_lgr_versions | sort -u) == 2.1 ]] || { echo "not all of version 2.1"; rc=1; }
+	return $rc
+}
+
 # st_lgr_conns: connections in the SMC-R link groups of this VM
 st_lgr_conns() {
 	"$SMCR_TOOLS/bin/smcr" -j lgr show | jq '[.[].conns] | add // 0'

@@ -384,31 +384,36 @@ static int __init smc_init(void)
 	rc = smc_ib_init();
 	if (rc)
 		goto out_lgr;
-	rc = sock_register(&smc_family_ops);
-	if (rc) {
-		if (rc == -EEXIST)
-			pr_err("AF_SMC is already registered (in-tree smc module loaded?); not loading\n");
-		goto out_ib;
-	}
-	rc = smc_inet_init();
-	if (rc)
-		goto out_sock;
+	/*
+	 * Everything a socket may use (the netlink family's per-namespace
+	 * user EIDs, read by the CLC exchange) before the first socket can be
+	 * made. Linux's smc_diag.ko and smc.ko hold the diag handler and the
+	 * family name as well as AF_SMC.
+	 */
 	rc = smc_diag_init();
 	if (rc)
-		goto out_inet;
+		goto out_ib;
 	rc = smc_nl_init();
 	if (rc)
 		goto out_diag;
+	rc = sock_register(&smc_family_ops);
+	if (rc)
+		goto out_nl;
+	rc = smc_inet_init();
+	if (rc)
+		goto out_sock;
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
-out_diag:
-	smc_diag_exit();
-out_inet:
-	smc_inet_exit();
 out_sock:
 	sock_unregister(PF_SMC);
+out_nl:
+	smc_nl_exit();
+out_diag:
+	smc_diag_exit();
 out_ib:
+	if (rc == -EEXIST || rc == -EBUSY)
+		pr_err("AF_SMC is already registered (in-tree smc module loaded?); not loading\n");
 	smc_ib_exit();
 out_lgr:
 	smc_lgr_exit();

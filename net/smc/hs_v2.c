@@ -80,7 +80,8 @@ void smc_hs_v2_local(struct smc_sock *smc, const struct smc_offer *offer,
 	v2->v1 = mode != SMC_CLC_V2;
 	v2->why_not = SMC_CLC_DECL_VERSMISMAT;	/* test_clc_version=1 */
 	v2->ours.release = SMC_CLC_RELEASE;
-	v2->ours.max_conns = SMC_CLC_MAX_CONNS;
+	v2->ours.max_conns = smc_tun(sock_net(&smc->sk),
+				     SMC_TUN_smcr_max_conns_per_lgr);
 	/*
 	 * One link, whatever smcr_max_links_per_lgr says, until the version
 	 * 2 ADD LINK exists (llc_v2.c); Linux adds no link to such a group.

@@ -194,10 +194,11 @@ static int smc_nl_get_sys_info(struct sk_buff *skb,
 	if (!nest)
 		goto cancel;
 	smc_nl_hostname(host);
-	if (nla_put_u8(skb, SMC_NLA_SYS_VER, SMC_CLC_V1) ||
-	    nla_put_u8(skb, SMC_NLA_SYS_REL, 0) ||
+	/* SMC-R v2 release 1 (clc_v2.c), no SMC-D */
+	if (nla_put_u8(skb, SMC_NLA_SYS_VER, SMC_CLC_V2) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMC_CLC_RELEASE) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, 0) ||
-	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 0) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 1) ||
 	    smc_nl_put_field(skb, SMC_NLA_SYS_LOCAL_HOST, host, sizeof(host)) ||
 	    nla_put_u32(skb, SMCR_NLA_SYS_UEID_CNT,
 			READ_ONCE(smc_nl_net(net)->ueid_cnt)))

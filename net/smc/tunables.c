@@ -171,6 +171,12 @@ SMC_TUNABLE(G, tcp_keepidle_min_s, 1, 32767, 60, ", in s",
  */
 SMC_TUNABLE(N, smcr_max_links_per_lgr, 1, 2, 1, "",
 	    "Links smcr offers per link group; the peer's smaller maximum wins; applies to new link groups");
+/*
+ * Linux's name, range and default: connections a release 1 SMC-R v2 link
+ * group may take (clc_v2.c); the smaller of both sides' applies.
+ */
+SMC_TUNABLE(N, smcr_max_conns_per_lgr, 16, 255, 255, "",
+	    "Connections smcr offers per SMC-R v2 link group; the peer's smaller maximum wins; applies to new link groups");
 /* Linux's default is 0; smcr has limited handshakes from the start */
 SMC_TUNABLE(N, limit_smc_hs, 0, 1, 1, "",
 	    "Listening sockets created afterwards stop offering SMC while hs_limit of their handshakes run");
@@ -186,6 +192,8 @@ static_assert(SMC_BUF_MAX_ELEM == 524288);	/* their descriptions */
 static_assert(INT_MAX / 2 == 1073741823);	/* Linux's rmem/wmem max */
 static_assert(MAX_TCP_KEEPIDLE == 32767);	/* tcp_keepidle_min_s */
 static_assert(SMC_LGR_MAX_LINKS == 2);		/* smcr_max_links_per_lgr */
+static_assert(SMC_CLC_MAX_CONNS_MIN == 16);	/* smcr_max_conns_per_lgr */
+static_assert(SMC_CLC_MAX_CONNS == 255);
 static_assert(UINT_MAX == 4294967295);		/* autocorking_size */
 
 /* All rows, by enum smc_tun_id: the sysctls, in this order */
@@ -201,6 +209,7 @@ static struct smc_tunable *const smc_tunables[SMC_TUNABLES_NR] = {
 	[SMC_TUN_max_links_per_netns]	= &smc_tun_max_links_per_netns,
 	[SMC_TUN_tcp_keepidle_min_s]	= &smc_tun_tcp_keepidle_min_s,
 	[SMC_TUN_smcr_max_links_per_lgr] = &smc_tun_smcr_max_links_per_lgr,
+	[SMC_TUN_smcr_max_conns_per_lgr] = &smc_tun_smcr_max_conns_per_lgr,
 	[SMC_TUN_limit_smc_hs]		= &smc_tun_limit_smc_hs,
 	[SMC_TUN_autocorking_size]	= &smc_tun_autocorking_size,
 	[SMC_TUN_smcr_testlink_time]	= &smc_tun_smcr_testlink_time,
@@ -257,6 +266,8 @@ void smc_tun_set(const struct net *net, enum smc_tun_id id, unsigned int v)
 {
 	const struct smc_tunable *t = smc_tunables[id];
 
+	if (WARN_ON_ONCE(!t->netns))
+		return;
 	if (net_eq(net, &init_net))
 		WRITE_ONCE(*t->var, v);
 	else
@@ -284,6 +295,15 @@ static int smc_tun_proc(smcr_ctl_table *ctl, int write, void *buf,
 	};
 	int rc;
 
+	/*
+	 * A write that does not start at offset 0 is ignored, as the kernel's
+	 * own handlers do (sysctl_writes_strict): without parsing anything,
+	 * so storing v would put back the value read above.
+	 */
+	if (write && *ppos) {
+		*ppos += *lenp;
+		return 0;
+	}
 	rc = proc_douintvec_minmax(&one, write, buf, lenp, ppos);
 	if (!rc && write)
 		WRITE_ONCE(*var, v * t->scale);

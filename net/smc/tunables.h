@@ -20,6 +20,7 @@ struct net;
  * @SMC_TUN_max_links_per_netns: module-wide
  * @SMC_TUN_tcp_keepidle_min_s: module-wide
  * @SMC_TUN_smcr_max_links_per_lgr: per network namespace
+ * @SMC_TUN_smcr_max_conns_per_lgr: per network namespace
  * @SMC_TUN_limit_smc_hs: per network namespace
  * @SMC_TUN_autocorking_size: per network namespace
  * @SMC_TUN_smcr_testlink_time: keepalive_ms in seconds (a sysctl only)
@@ -39,6 +40,7 @@ enum smc_tun_id {
 	SMC_TUN_max_links_per_netns,
 	SMC_TUN_tcp_keepidle_min_s,
 	SMC_TUN_smcr_max_links_per_lgr,
+	SMC_TUN_smcr_max_conns_per_lgr,
 	SMC_TUN_limit_smc_hs,
 	SMC_TUN_autocorking_size,
 	SMC_TUN_smcr_testlink_time,

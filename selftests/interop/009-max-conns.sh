@@ -40,20 +40,8 @@ a) st_await s || exit 1
 	--expect-mode smcr --hold 8s --timeout 150s &
    cpid=$! ;;
 esac
-# all N open (held): sample the link groups
-end=$((SECONDS + 90))
-while ((SECONDS < end)); do
-	lgrs=$("$SMCR_TOOLS/bin/smcr" -j lgr show) || break
-	[[ $(jq '[.[].conns] | add // 0' <<<"$lgrs") -ge $N ]] && break
-	vm_nap 0.2
-done
-"$SMCR_TOOLS/bin/smcr" lgr show
-counts=$(jq -r '[.[].conns] | sort | join(" ")' <<<"$lgrs")
-echo "$ST_IMPL: connections per link group: $counts"
-[[ $(jq '[.[].conns] | add // 0' <<<"$lgrs") == "$N" ]] || { echo "not all $N connections counted"; rc=1; }
-[[ $(jq 'length' <<<"$lgrs") == 3 ]] || { echo "expected 3 link groups"; rc=1; }
-[[ $(jq '[.[] | select(.conns > 16)] | length' <<<"$lgrs") == 0 ]] || { echo "a link group above 16"; rc=1; }
-[[ $(st_lgr_versions | sort -u) == 2.1 ]] || { echo "not all of version 2.1"; rc=1; }
+# all N open (held): 3 link groups of at most 16
+st_lgrs_split $N 3 16 || rc=1
 case $SMCR_ROLE in
 b) st_wait_all || rc=1 ;;
 a) wait "$cpid" || rc=1 ;;

@@ -4,9 +4,10 @@
 # PEER: no
 # TIMEOUT: 60
 #
-# Asserts: `smcr info` reports SMC version 1.0 and this VM's host name (as
-# the kernel reports it: at most 32 characters), in the table and in --json
-# (version 1, release 0, smcr_v2 false, hostname, ueid_count); linkgroup,
+# Asserts: `smcr info` reports SMC version 2.1 with SMC-R v2 and this VM's
+# host name (as the kernel reports it: at most 32 characters), in the table
+# and in --json (version 2, release 1, smcr_v2 true, hostname,
+# ueid_count); linkgroup,
 # link and device print their table header and --json prints a JSON array;
 # a user without privileges (uid 65534) gets the same info; the family is
 # registered as SMC_GEN_NETLINK version 1. Role a also unloads smcr: then
@@ -25,13 +26,14 @@ host=${host:0:32}
 echo "+ smcr info"
 out=$("$S" info) || st_fail "smcr info exit $?"
 echo "$out"
-grep -qx "SMC version: 1.0" <<<"$out" || st_fail "no 'SMC version: 1.0'"
+grep -qx "SMC version: 2.1" <<<"$out" && grep -qx "SMC-R v2:    yes" <<<"$out" ||
+	st_fail "no 'SMC version: 2.1' with SMC-R v2"
 grep -qx "Host name:   $host" <<<"$out" || st_fail "host name is not '$host'"
 
 echo "+ smcr --json info"
 js=$("$S" --json info) || st_fail "smcr --json info exit $?"
 echo "$js"
-jq -e --arg h "$host" '.version == 1 and .release == 0 and .smcr_v2 == false and
+jq -e --arg h "$host" '.version == 2 and .release == 1 and .smcr_v2 == true and
 	.hostname == $h and (.ueid_count | type) == "number"' <<<"$js" >/dev/null ||
 	st_fail "unexpected JSON: $js"
 

@@ -7,14 +7,15 @@
 # Asserts on each VM (initial network namespace; 111 covers the others):
 # net.smc.clc_timeout_ms, hs_limit, llc_timeout_ms, keepalive_ms,
 # lgr_linger_ms, close_timeout_ms, rmem, wmem, max_links_per_netns,
-# tcp_keepidle_min_s, smcr_max_links_per_lgr, limit_smc_hs and
-# autocorking_size exist and show the module parameters' values; a valid
+# tcp_keepidle_min_s, smcr_max_links_per_lgr, smcr_max_conns_per_lgr,
+# limit_smc_hs and autocorking_size exist and show the module parameters' values; a valid
 # write changes the parameter; writes out of range are refused (EINVAL) and
 # leave the value (clc_timeout_ms 99 and 60001, hs_limit 0, llc_timeout_ms
 # 99, keepalive_ms 3600001, lgr_linger_ms 86400001, close_timeout_ms 99 and
 # 3600001, rmem and wmem 16383 and 1073741824 (Linux's range),
 # max_links_per_netns 0 and 65536, tcp_keepidle_min_s 0 and 32768,
-# smcr_max_links_per_lgr 0 and 3, limit_smc_hs 2, autocorking_size
+# smcr_max_links_per_lgr 0 and 3, smcr_max_conns_per_lgr 15 and 256,
+# limit_smc_hs 2, autocorking_size
 # 4294967296, smcr_testlink_time 3601);
 # every module parameter whose description states a range "(MIN-MAX, default
 # N)" refuses MAX+1 and MIN-1 and accepts MIN and MAX (the sysctl shows it),
@@ -29,7 +30,8 @@ source "$ST_DIR/lib.sh"
 P=$ST_PORT
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 KNOBS=(clc_timeout_ms hs_limit llc_timeout_ms keepalive_ms lgr_linger_ms close_timeout_ms rmem wmem
-	max_links_per_netns tcp_keepidle_min_s smcr_max_links_per_lgr limit_smc_hs autocorking_size)
+	max_links_per_netns tcp_keepidle_min_s smcr_max_links_per_lgr smcr_max_conns_per_lgr limit_smc_hs
+	autocorking_size)
 
 for k in "${KNOBS[@]}"; do
 	[[ -e /proc/sys/net/smc/$k ]] || st_fail "no net.smc.$k"
@@ -66,6 +68,8 @@ refused tcp_keepidle_min_s 0
 refused tcp_keepidle_min_s 32768
 refused smcr_max_links_per_lgr 0
 refused smcr_max_links_per_lgr 3
+refused smcr_max_conns_per_lgr 15
+refused smcr_max_conns_per_lgr 256
 refused limit_smc_hs 2
 refused autocorking_size 4294967296
 refused smcr_testlink_time 3601

@@ -7,8 +7,8 @@
 # Runs locally on each VM, in two new network namespaces A and B (loopback).
 # Asserts:
 #   1. a new namespace has the per-namespace sysctls (Linux's rmem, wmem,
-#      smcr_max_links_per_lgr, limit_smc_hs, autocorking_size,
-#      smcr_testlink_time, and keepalive_ms) with the module parameters'
+#      smcr_max_links_per_lgr, smcr_max_conns_per_lgr, limit_smc_hs,
+#      autocorking_size, smcr_testlink_time, and keepalive_ms) with the module parameters'
 #      values at its creation (rmem set to 32768 before), and none of the
 #      module-wide ones (clc_timeout_ms, hs_limit, ...);
 #   2. writes in A (rmem 16384, smcr_testlink_time 5, limit_smc_hs 0) show
@@ -24,7 +24,8 @@
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 P=$ST_PORT
-NETNS_KNOBS=(keepalive_ms rmem wmem smcr_max_links_per_lgr limit_smc_hs autocorking_size smcr_testlink_time)
+NETNS_KNOBS=(keepalive_ms rmem wmem smcr_max_links_per_lgr smcr_max_conns_per_lgr limit_smc_hs autocorking_size
+	smcr_testlink_time)
 GLOBAL_KNOBS=(clc_timeout_ms hs_limit llc_timeout_ms lgr_linger_ms close_timeout_ms max_links_per_netns
 	tcp_keepidle_min_s)
 

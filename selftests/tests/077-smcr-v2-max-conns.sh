@@ -1,0 +1,43 @@
+#!/bin/bash
+# DESC: SMC-R v2.1 max conns per link group: server smcr_max_conns_per_lgr 16, 40 connections over 3 link groups of one peer, all SMC-R
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 240
+#
+# Both VMs have a user EID (SMC-R v2); role b's net.smc.smcr_max_conns_per_lgr
+# is 16. Release 1 agrees on the smaller maximum, so the server (smcr on b,
+# smc_lgr_full()) opens a new link group, with the same key, for the 17th
+# connection; the client must find each connection's link group by the QP
+# its Accept names. 40 concurrent connections a->b, held open 8 s.
+# Asserts on both sides: all 40 SMC-R and byte-exact (sock_diag), 3 link
+# groups at once with at most 16 connections each, all of version 2.1.
+source "$ST_DIR/lib.sh"
+[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_smcr_data || st_skip "needs data_path=Y"
+S=$SMCR_TOOLS/bin/smcr
+P=$ST_PORT
+N=40
+B=$(st_size 64K 16K)
+trap '"$S" ueid flush >/dev/null' EXIT
+
+st_param hs_limit 256 || exit 1
+[[ $SMCR_ROLE == b ]] && { st_param smcr_max_conns_per_lgr 16 || exit 1; }
+"$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null || st_fail "ueid add"
+st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+vm_sync "$ST_KEY-clean" || exit 1
+rc=0
+case $SMCR_ROLE in
+b) st_serve_bg s server --port "$P" --conns $N --concurrent --bytes "$B" --mode duplex \
+	--expect-mode smcr --timeout 150s || exit 1 ;;
+a) st_await s || exit 1
+   st_smctest client --addr "$SMCR_PEER_IP" --port "$P" --conns $N --bytes "$B" --mode duplex \
+	--expect-mode smcr --hold 8s --timeout 150s &
+   cpid=$! ;;
+esac
+st_lgrs_split $N 3 16 || rc=1
+case $SMCR_ROLE in
+b) st_wait_all || rc=1 ;;
+a) wait "$cpid" || rc=1 ;;
+esac
+exit $rc
