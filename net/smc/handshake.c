@@ -827,6 +827,9 @@ static int smc_hs_server_run(struct smc_sock *smc, struct smc_hs *hs)
 	rc = smc_clc_proposal_parse(hs->buf, len, prop);
 	if (rc)
 		return smc_hs_decline(smc, smc_clc_decline_code(rc));
+	/* SMC-D only, or nothing: whatever our devices */
+	if (!prop->smcr_v1 && !prop->smcr_v2)
+		return smc_hs_decline(smc, SMC_CLC_DECL_MODEUNSUPP);
 	code = smc_offer_local(smc, &hs->offer);
 	if (code)
 		return smc_hs_decline(smc, code);

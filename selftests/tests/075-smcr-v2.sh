@@ -49,7 +49,8 @@ phase() {
 	st_await_lgr_count 0 60 || return 1
 }
 
-st_param lgr_linger_ms 1000 || exit 1
+# long enough for the version check after each phase's connection ended
+st_param lgr_linger_ms 5000 || exit 1
 # earlier tests' link groups (version 1) linger out first
 st_await_lgr_count 0 60 || st_fail "earlier link groups did not end"
 "$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null || st_fail "ueid add"
