@@ -1305,7 +1305,7 @@ static void clc_proposal_v2_build(struct kunit *test)
 	len = smc_clc_proposal_build(b, SMC_CLC_MAX_LEN, &in);
 	/* 40 + SMC-D area 40 + prefixes 8 + v2 ext 40 + 2 EIDs + trailer */
 	KUNIT_ASSERT_EQ(test, len, 40 + 40 + 8 + 40 + 64 + 4);
-	KUNIT_EXPECT_EQ(test, b[7], 0x24);	/* v2, typev2 R, typev1 R */
+	KUNIT_EXPECT_EQ(test, b[7], 0x20);	/* v2, typev2 R, typev1 R (0) */
 	KUNIT_ASSERT_EQ(test, smc_clc_proposal_parse(b, len, &out), 0);
 	KUNIT_EXPECT_TRUE(test, out.smcr_v1);
 	KUNIT_EXPECT_TRUE(test, out.smcr_v2);
@@ -1320,7 +1320,7 @@ static void clc_proposal_v2_build(struct kunit *test)
 	in.smcr_v1 = false;
 	len = smc_clc_proposal_build(b, SMC_CLC_MAX_LEN, &in);
 	KUNIT_ASSERT_EQ(test, len, 40 + 40 + 40 + 64 + 4);
-	KUNIT_EXPECT_EQ(test, b[7], 0x26);
+	KUNIT_EXPECT_EQ(test, b[7], 0x22);	/* typev1 N (2) */
 	KUNIT_EXPECT_EQ(test, b[38] << 8 | b[39], 0);
 	KUNIT_ASSERT_EQ(test, smc_clc_proposal_parse(b, len, &out), 0);
 	KUNIT_EXPECT_FALSE(test, out.smcr_v1);
