@@ -6,8 +6,8 @@
 #
 # Asserts (role a), with a generic netlink client written independently of
 # tools/smcr (python3, raw sockets, the numbers of Linux's uapi smc.h):
-# GET_SYS_INFO is a one-message dump whose SMC_GEN_SYS_INFO nest has VER=1,
-# REL, IS_ISM_V2, IS_SMCR_V2 as u8 and LOCAL_HOST as a 33-byte string;
+# GET_SYS_INFO is a one-message dump whose SMC_GEN_SYS_INFO nest has VER=2,
+# REL=1, IS_ISM_V2, IS_SMCR_V2=1 (SMC-R v2.1) as u8 and LOCAL_HOST as a 33-byte string;
 # GET_STATS nests SMCD_TECH and SMCR_TECH with the histogram / buffer nests
 # and every counter as 8 bytes (the two buffer usage gauges, NLA_UINT, as 4
 # bytes while they fit), plus the two u64 handshake error counters;
@@ -112,7 +112,9 @@ check(len(m) == 1 and m[0][0] == 1, "SYS_INFO: one message, cmd 1")
 top = amap(m[0][1])
 si = amap(top[1])
 sizes(si, {1: 1, 2: 1, 3: 1, 6: 1, 4: 33}, "SYS_INFO")
-check(si[1] == b"\x01", "SYS_INFO VER = 1")
+check(si[1] == b"\x02", "SYS_INFO VER = 2")
+check(si[2] == b"\x01", "SYS_INFO REL = 1")
+check(si[6] == b"\x01", "SYS_INFO IS_SMCR_V2 = 1")
 check(si[4] == (host.ljust(32) + "\0").encode(), "LOCAL_HOST is the host name, blank padded")
 check(struct.unpack("=I", si[0x100])[0] == 0, "smcr UEID count (0x100) = 0")
 
