@@ -227,19 +227,25 @@ st_have_ipproto_smc() {
 	((maj > 6 || (maj == 6 && min >= 11)))
 }
 
-# st_ipproto_smc_absent: for kernels without IPPROTO_SMC: asserts that
-# socket(AF_INET and AF_INET6, SOCK_STREAM, IPPROTO_SMC) fails with
-# EPROTONOSUPPORT (as any unknown IP protocol), then skips the test.
-st_ipproto_smc_absent() {
+# st_ipproto_smc_refused WHEN: asserts that socket(AF_INET and AF_INET6,
+# SOCK_STREAM, IPPROTO_SMC) fail with EPROTONOSUPPORT (as any unknown IP
+# protocol); WHEN ("on 6.1", "without smcr") goes into the failure.
+st_ipproto_smc_refused() {
 	local v6 out
 	for v6 in "" --ipv6; do
 		# shellcheck disable=SC2086 # $v6 is one flag or none
 		if out=$("$SMCTEST" hold --family ipproto-smc $v6 --hold 1ms 2>&1); then
-			st_fail "socket(..., IPPROTO_SMC) ${v6:+(IPv6) }succeeded on $(uname -r)"
+			st_fail "socket(..., IPPROTO_SMC) ${v6:+(IPv6) }succeeded $1"
 		fi
 		echo "$out"
-		[[ $out == *EPROTONOSUPPORT* ]] || st_fail "expected EPROTONOSUPPORT on $(uname -r)"
+		[[ $out == *EPROTONOSUPPORT* ]] || st_fail "expected EPROTONOSUPPORT $1"
 	done
+}
+
+# st_ipproto_smc_absent: for kernels without IPPROTO_SMC: the socket() is
+# refused (st_ipproto_smc_refused), then the test is skipped.
+st_ipproto_smc_absent() {
+	st_ipproto_smc_refused "on $(uname -r)"
 	st_skip "IPPROTO_SMC needs Linux 6.11+: $(uname -r) refuses it with EPROTONOSUPPORT"
 }
 
@@ -339,6 +345,27 @@ st_lgr_count() {
 st_lgr_versions() {
 	"$SMCR_TOOLS/bin/smcr" -j lgr show |
 		jq -r '.[] | if .v2 then "\(.v2.version).\(.v2.release)" else "1" end'
+}
+
+# st_held_conns_split N BYTES LGRS MAX: N concurrent duplex connections of
+# BYTES from a to b (port $ST_PORT), SMC-R on both sides and held open 8 s,
+# spread as st_lgrs_split N LGRS MAX says. Returns 1 on any failure.
+st_held_conns_split() {
+	local n=$1 bytes=$2 rc=0 cpid
+	case $SMCR_ROLE in
+	b) st_serve_bg held server --port "$ST_PORT" --conns "$n" --concurrent --bytes "$bytes" \
+		--mode duplex --expect-mode smcr --timeout 150s || return 1 ;;
+	a) st_await held || return 1
+	   st_smctest client --addr "$SMCR_PEER_IP" --port "$ST_PORT" --conns "$n" --bytes "$bytes" \
+		--mode duplex --expect-mode smcr --hold 8s --timeout 150s &
+	   cpid=$! ;;
+	esac
+	st_lgrs_split "$n" "$3" "$4" || rc=1
+	case $SMCR_ROLE in
+	b) st_wait_all || rc=1 ;;
+	a) wait "$cpid" || rc=1 ;;
+	esac
+	return $rc
 }
 
 # st_lgrs_split N LGRS MAX: once N connections are counted in this VM's link

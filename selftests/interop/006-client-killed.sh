@@ -25,16 +25,7 @@ lgr_ids() { "$SMCR_TOOLS/bin/smcr" -j lgr show | jq -c '[.[].id] | sort'; }
 
 rc=0
 case $SMCR_ROLE in
-b) rm -f "$ST_TMP/ready"
-   "$ST_SMC_RUN" /usr/bin/python3 - "$P" "$ST_TMP" >"$ST_TMP/reader.out" 2>&1 <<'PY' &
-import errno, socket, sys
-port, tmp = int(sys.argv[1]), sys.argv[2]
-ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-ls.bind(("0.0.0.0", port))
-ls.listen(1)
-open(tmp + "/ready", "w").close()
-c, _ = ls.accept()
+b) st_py_server "$P" >"$ST_TMP/reader.out" 2>&1 <<'PY' ||
 n, end = 0, None
 while end is None:
     try:
@@ -48,8 +39,8 @@ while end is None:
 c.close()
 print(f"reader: connection ended with {end} after {n} bytes", flush=True)
 PY
-   pid=$!
-   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; vm_nap 0.1; done
+	{ vm_put "$ST_KEY-srv" fail; cat "$ST_TMP/reader.out"; st_fail "the reader never listened"; }
+   pid=$ST_PY_PID
    vm_put "$ST_KEY-srv" ok
    kv=$(st_conn_kv "$P")
    echo "$ST_IMPL diag: ${kv:-no SMC-R connection on port $P}"

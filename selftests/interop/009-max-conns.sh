@@ -16,7 +16,6 @@
 # the key alone it would pick the first one and decline out of sync.
 source "$ST_DIR/lib.sh"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
-P=$ST_PORT
 N=40
 B=$(st_size 64K 16K)
 SYS=/proc/sys/net/smc/smcr_max_conns_per_lgr
@@ -31,19 +30,5 @@ else
 fi
 st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
-rc=0
-case $SMCR_ROLE in
-b) st_serve_bg s server --port "$P" --conns $N --concurrent --bytes "$B" --mode duplex \
-	--expect-mode smcr --timeout 150s || exit 1 ;;
-a) st_await s || exit 1
-   st_smctest client --addr "$SMCR_PEER_IP" --port "$P" --conns $N --bytes "$B" --mode duplex \
-	--expect-mode smcr --hold 8s --timeout 150s &
-   cpid=$! ;;
-esac
 # all N open (held): 3 link groups of at most 16
-st_lgrs_split $N 3 16 || rc=1
-case $SMCR_ROLE in
-b) st_wait_all || rc=1 ;;
-a) wait "$cpid" || rc=1 ;;
-esac
-exit $rc
+st_held_conns_split $N "$B" 3 16

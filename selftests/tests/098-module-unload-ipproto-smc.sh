@@ -89,14 +89,7 @@ busy "an AF_INET6 IPPROTO_SMC listener with a connection not accepted" "$HPID"
 out=$(rmmod smcr 2>&1) || st_fail "rmmod smcr failed after all sockets closed: $out"
 [[ ! -d /sys/module/smcr ]] || st_fail "module still present after rmmod"
 echo "rmmod ok"
-for v6 in "" --ipv6; do
-	# shellcheck disable=SC2086 # one flag or none
-	if out=$("$SMCTEST" hold --family ipproto-smc $v6 --hold 1ms 2>&1); then
-		st_fail "IPPROTO_SMC ${v6:+(IPv6) }socket created without smcr"
-	fi
-	echo "$out"
-	[[ $out == *EPROTONOSUPPORT* ]] || st_fail "expected EPROTONOSUPPORT without smcr"
-done
+st_ipproto_smc_refused "without smcr"
 smcr_load || st_fail "smcr_load after rmmod failed"
 "$SMCTEST" hold --family ipproto-smc --hold 100ms || st_fail "IPPROTO_SMC socket after reload failed"
 "$SMCTEST" hold --family ipproto-smc --ipv6 --hold 100ms || st_fail "IPv6 IPPROTO_SMC socket after reload failed"
