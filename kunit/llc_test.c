@@ -245,6 +245,108 @@ static void llc_info_init(struct smc_llc_msg_info *info, u8 type, bool resp)
 	info->response = resp;
 }
 
+/* Version 2 ADD LINK: the RKey pairs after the 44 bytes (llc_v2.c) */
+static void llc_v2_add_link_ext(struct kunit *test)
+{
+	struct smc_llc_msg_info in = {
+		.type = SMC_LLC_ADD_LINK,
+		.add_link = { .link_num = 2, .mtu = 3, .qpn = 0x123456 },
+	};
+	struct smc_llc_rkey_pair_info pairs[3] = {
+		{ 0x11111111, 0x22222222, 0x3333333344444444ULL },
+		{ 0x55555555, 0x66666666, 0x7777777788888888ULL },
+		{ 0x0a0b0c0d, 0x01020304, 0x1000 },
+	};
+	struct smc_llc_rkey_pair_info *out;
+	u8 *msg;
+	int len;
+
+	msg = kunit_kzalloc(test, SMC_LLC_V2_MSG_MAX, GFP_KERNEL);
+	out = kunit_kcalloc(test, SMC_LLC_V2_RKEYS_MAX, sizeof(*out),
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	in.add_link.gid[15] = 0x42;
+	KUNIT_ASSERT_EQ(test, smc_llc_build((void *)msg, &in), 0);
+	/* a version 1 message takes no extension */
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_ext_build(msg, true, pairs,
+							    3), -EINVAL);
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_wrap(msg), 0);
+	len = smc_llc_v2_add_link_ext_build(msg, true, pairs, 3);
+	KUNIT_ASSERT_EQ(test, len, 44 + 28 + 3 * 16);
+	/* bytes 1-2: the length, big endian; the extension's fields */
+	KUNIT_EXPECT_EQ(test, msg[1], 0);
+	KUNIT_EXPECT_EQ(test, msg[2], len);
+	KUNIT_EXPECT_EQ(test, msg[44], SMC_LLC_V2_ADD_LINK_DIRECT);
+	KUNIT_EXPECT_EQ(test, msg[44 + 2 + 15], 0x42);	/* target GID */
+	KUNIT_EXPECT_EQ(test, msg[44 + 26], 3);		/* count, LE */
+	KUNIT_EXPECT_EQ(test, msg[44 + 27], 0);
+	KUNIT_EXPECT_EQ(test, msg[72], 0x11);		/* big endian RKey */
+	KUNIT_EXPECT_EQ(test, msg[72 + 16 + 15], 0x88);
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_add_link_rkeys(msg, len, out), 3);
+	KUNIT_EXPECT_MEMEQ(test, out, pairs, sizeof(pairs));
+	/* the count in big endian (IBM's order) is taken too */
+	msg[44 + 26] = 0;
+	msg[44 + 27] = 3;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, len, out), 3);
+	/* a count above the pairs there: those there (Linux counts
+	 * connections); below: that many
+	 */
+	msg[44 + 26] = 9;
+	msg[44 + 27] = 0;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, len, out), 3);
+	msg[44 + 26] = 1;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, len, out), 1);
+	/* no extension: no pairs; cut short or not on a pair: malformed */
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, 44, out), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, 71, out), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, len - 1, out),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, 72, out), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg,
+							SMC_LLC_V2_MSG_MAX + 16,
+							out), -EPROTO);
+	/* more than 255 in either order */
+	msg[44 + 26] = 0x00;
+	msg[44 + 27] = 0x01;	/* LE 256, BE 1: one pair */
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, len, out), 1);
+	msg[44 + 26] = 0x01;
+	msg[44 + 27] = 0x01;	/* 257 both ways */
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_rkeys(msg, len, out),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_ext_build(msg, false, out,
+							    256), -EINVAL);
+}
+
+/* Version 2 REQ ADD LINK: a request with its GIDs; the server's reply */
+static void llc_v2_req_add_link(struct kunit *test)
+{
+	u8 msg[28 + 2 * 16] = { SMC_LLC_REQ_ADD_LINK_V2, 0, 60, 0 };
+
+	msg[24] = 2;			/* gid_cnt */
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 59), -EPROTO);
+	msg[24] = 0;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), -EPROTO);
+	msg[24] = 1;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 44), 0);
+	msg[3] = SMC_LLC_FLAG_RESP;	/* a reply: no server takes one */
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 44), -EPROTO);
+	msg[3] = 0;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 43), -EPROTO);
+	msg[0] = SMC_LLC_ADD_LINK_V2;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), -EPROTO);
+
+	memset(msg, 0xff, sizeof(msg));
+	smc_llc_v2_req_add_link_reply(msg);
+	KUNIT_EXPECT_EQ(test, msg[0], SMC_LLC_REQ_ADD_LINK_V2);
+	KUNIT_EXPECT_EQ(test, msg[1], 0);
+	KUNIT_EXPECT_EQ(test, msg[2], 44);
+	KUNIT_EXPECT_EQ(test, msg[3], SMC_LLC_FLAG_RESP);
+	KUNIT_EXPECT_EQ(test, msg[43], 0);
+	KUNIT_EXPECT_EQ(test, msg[44], 0xff);	/* 44 bytes, no more */
+}
+
 /* Version 2 framing (llc_v2.c): type | 0x20, 16-bit length in bytes 1-2 */
 static void llc_v2_wrap_unwrap(struct kunit *test)
 {
@@ -1416,6 +1518,8 @@ static void llc_fuzz_parse_build(struct kunit *test)
 
 static struct kunit_case smcr_llc_cases[] = {
 	KUNIT_CASE(llc_v2_wrap_unwrap),
+	KUNIT_CASE(llc_v2_add_link_ext),
+	KUNIT_CASE(llc_v2_req_add_link),
 	KUNIT_CASE(llc_confirm_link_golden_build),
 	KUNIT_CASE(llc_confirm_link_golden_parse),
 	KUNIT_CASE(llc_confirm_link_eyec_flag),

@@ -418,6 +418,73 @@ st_await_dev_links() {
 	return 1
 }
 
+# st_await_two_links SECONDS: prints "TYPE DEV1 DEV2" once the only link
+# group has two ACTIVE links
+st_await_two_links() {
+	local end=$((SECONDS + $1)) lgrs links
+	while ((SECONDS < end)); do
+		lgrs=$("$SMCR_TOOLS/bin/smcr" -j lgr show) || return 1
+		links=$("$SMCR_TOOLS/bin/smcr" -j link show) || return 1
+		if [[ $(jq length <<<"$lgrs") == 1 &&
+		      $(jq '[.[] | select(.state == "ACTIVE")] | length' <<<"$links") == 2 ]]; then
+			echo "$(jq -r '.[0].type' <<<"$lgrs") $(jq -r '[.[].ibdev] | sort | join(" ")' <<<"$links")"
+			return 0
+		fi
+		vm_nap 0.2
+	done
+	echo "no link group with two ACTIVE links:"
+	echo "$lgrs"
+	echo "$links"
+	return 1
+}
+
+# st_two_links N BYTES: with smcr_max_links_per_lgr 2 on both sides, a's
+# first connection to b (port $ST_PORT) makes the link group, which gets a
+# second link within 30 s: SYM, on two RoCE devices. Then N concurrent
+# duplex connections of BYTES (port $ST_PORT + 1), held open 10 s: SMC-R,
+# byte-exact, and each link carries at least a quarter of them on both
+# sides. Returns 1 on any failure.
+st_two_links() {
+	local n=$1 b=$2 p=$ST_PORT rc=0 got type d1 d2 counts c1 c2 cpid
+	case $SMCR_ROLE in
+	b) st_serve_bg s0 server --family smc --port "$p" --conns 1 --bytes "$b" \
+		--expect-mode smcr --timeout 60s || return 1
+	   st_wait_all || rc=1 ;;
+	a) st_await s0 || return 1
+	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$p" --conns 1 \
+		--bytes "$b" --expect-mode smcr --timeout 30s || rc=1 ;;
+	esac
+	got=$(st_await_two_links 30) || { echo "$got"; return 1; }
+	echo "link group: $got"
+	read -r type d1 d2 <<<"$got"
+	[[ $type == SYM && $d1 != "$d2" ]] || { echo "expected type SYM on two devices"; rc=1; }
+	"$SMCR_TOOLS/bin/smcr" link show
+	vm_sync "$ST_KEY-two" || return 1
+
+	# each side samples its per-link counts while they are all open
+	case $SMCR_ROLE in
+	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
+		--bytes "$b" --mode duplex --expect-mode smcr --timeout 120s || return 1 ;;
+	a) st_await s1 || return 1
+	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
+		--bytes "$b" --mode duplex --expect-mode smcr --hold 10s --timeout 120s &
+	   cpid=$! ;;
+	esac
+	st_await_lgr_conns "$n" 60 || rc=1
+	"$SMCR_TOOLS/bin/smcr" lgr show
+	"$SMCR_TOOLS/bin/smcr" link show
+	counts=$("$SMCR_TOOLS/bin/smcr" -j link show | jq -r '[.[].conns] | sort | join(" ")')
+	echo "connections per link: $counts (of $n)"
+	read -r c1 c2 <<<"$counts"
+	((c1 >= n / 4 && c2 >= n / 4 && c1 + c2 == n)) ||
+		{ echo "connections not spread over both links"; rc=1; }
+	case $SMCR_ROLE in
+	b) st_wait_all || rc=1 ;;
+	a) wait "$cpid" || rc=1 ;;
+	esac
+	return $rc
+}
+
 # st_await_lgr_count N SECONDS: waits until this VM has N link groups
 st_await_lgr_count() {
 	local n end=$((SECONDS + $2))

@@ -338,5 +338,12 @@ enum smc_lgr_type smc_llc_lgr_type(bool same_local_port, bool same_peer_gid);
 /* llc_v2.c: SMC-R version 2 framing */
 int smc_llc_v2_unwrap(const void *buf, size_t len, u8 out[SMC_LLC_MSG_LEN]);
 int smc_llc_v2_wrap(void *msg);
+int smc_llc_v2_add_link_rkeys(const void *buf, size_t len,
+			      struct smc_llc_rkey_pair_info *pairs);
+int smc_llc_v2_add_link_ext_build(void *msg, bool direct,
+				  const struct smc_llc_rkey_pair_info *pairs,
+				  u16 n);
+int smc_llc_v2_req_add_link_check(const void *buf, size_t len);
+void smc_llc_v2_req_add_link_reply(void *msg);
 
 #endif /* _SMCR_LLC_H */

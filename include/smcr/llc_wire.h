@@ -222,6 +222,47 @@ struct smc_llc_test_link {
 } __packed;
 static_assert(sizeof(struct smc_llc_test_link) == SMC_LLC_MSG_LEN);
 
+/*
+ * Linux's SMC-R version 2 link groups (llc_v2.c): a message may be longer
+ * than 44 bytes, up to SMC_LLC_V2_MSG_MAX, with its length in bytes 1-2.
+ * Three are: the ADD LINK, followed by the extension below with the RKey
+ * pairs of every RMB (there are no CONTINUATION messages); the client's
+ * REQ ADD LINK with its GIDs; DELETE RKEY with more than 8 RKeys.
+ */
+#define SMC_LLC_V2_MSG_MAX		8192
+#define SMC_LLC_V2_RKEYS_MAX		255	/* pairs in one ADD LINK */
+
+/* Byte 0 of the ADD LINK extension: the link group's GIDs reach directly */
+#define SMC_LLC_V2_ADD_LINK_DIRECT	0x80
+
+/*
+ * After the 44 bytes of a version 2 ADD LINK. target_gid: Linux puts the
+ * sender's GID of the new link there; smcr does the same and reads it not.
+ * num_rkeys: Linux writes the host-order u16 (little endian on x86) and
+ * reads back its low byte; smcr writes little endian, which is what Linux
+ * on x86 reads, and takes either order on receipt (a departure from the
+ * big-endian rule of A.3, noted here).
+ */
+struct smc_llc_v2_add_link_ext {
+	u8				flags;
+	u8				reserved1;
+	u8				target_gid[SMC_GID_LEN];
+	u8				reserved2[8];
+	__le16				num_rkeys;
+	struct smc_llc_rkey_pair	pairs[];
+} __packed;
+static_assert(sizeof(struct smc_llc_v2_add_link_ext) == 28);
+
+/* The client's REQ ADD LINK (type 0x25): "add a link, I have these GIDs" */
+struct smc_llc_v2_req_add_link {
+	struct smc_llc_hdr		hdr;
+	u8				reserved1[20];
+	u8				gid_cnt;
+	u8				reserved2[3];
+	u8				gids[][SMC_GID_LEN];
+} __packed;
+static_assert(sizeof(struct smc_llc_v2_req_add_link) == 28);
+
 union smc_llc_msg {
 	struct smc_llc_hdr		hdr;
 	struct smc_llc_confirm_link	confirm_link;

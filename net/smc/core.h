@@ -40,12 +40,15 @@
 #include "tunables.h"
 
 struct smc_offer;
+struct smc_llc_v2_pairs;
 struct smc_clc_accept_info;
 
 /* Work-request pools of one link (wr.c) */
 #define SMC_WR_BUF_SIZE		44	/* LLC and CDC messages (A.3, A.4) */
 #define SMC_WR_TX_SLOTS		16	/* send buffers for LLC/CDC */
 #define SMC_WR_RX_BUFS		32	/* receive buffers posted */
+#define SMC_WR_TX_LONG		SMC_WR_TX_SLOTS	/* the long send buffer */
+#define SMC_WR_RX_TAIL		(SMC_LLC_V2_MSG_MAX - SMC_WR_BUF_SIZE)
 /* send queue: each message send with up to two RDMA writes before it (a
  * write split at the ring's end), one RMB registration, one spare
  */
@@ -102,11 +105,23 @@ struct smc_wr_rx_slot {
  * @rx_posted: receive WRs posted and not completed (atomic)
  * @mapped: the buffers are DMA-mapped (set and cleared by the link's
  *	owner, before the QP exists and after it was destroyed)
+ * @long_tx: SMC-R v2 link groups only (else NULL): one send buffer of
+ *	SMC_LLC_V2_MSG_MAX bytes for the long LLC messages, slot
+ *	SMC_WR_TX_LONG of @tx_slots and @tx_busy
+ * @long_tx_dma: its DMA address (to the device)
+ * @rx_tail: SMC-R v2 only: where the bytes of a received message past
+ *	its first SMC_WR_BUF_SIZE go, for every receive buffer - one tail
+ *	per link, as Linux has. A peer runs one LLC flow at a time (3.5.5.3)
+ *	and sends its next long message only after our reply to the last
+ *	one, so a tail is read before the next long message arrives; a peer
+ *	that sends two at once garbles its own second-to-last (which is
+ *	then validated like any other message)
+ * @rx_tail_dma: its DMA address (from the device)
  */
 struct smc_wr {
 	u8			*tx_bufs;
 	u64			tx_dma;
-	struct smc_wr_tx_slot	tx_slots[SMC_WR_TX_SLOTS];
+	struct smc_wr_tx_slot	tx_slots[SMC_WR_TX_SLOTS + 1];
 	unsigned long		tx_busy;
 	wait_queue_head_t	tx_wait;
 	u8			*rx_bufs;
@@ -115,6 +130,10 @@ struct smc_wr {
 	atomic_t		tx_posted;
 	atomic_t		rx_posted;
 	bool			mapped;
+	u8			*long_tx;
+	u64			long_tx_dma;
+	u8			*rx_tail;
+	u64			rx_tail_dma;
 };
 
 /* Buffer size classes: the RMBE size codes 0 (16 KiB) ... 5 (512 KiB) */
@@ -374,11 +393,16 @@ struct smc_lgr_key {
  *	contact sleep; also woken on termination
  * @llc_wq: ordered workqueue running the peer's LLC requests one at a
  *	time (RFC 7609 3.5.5.3)
- * @llc_rx_lock: protects @llc_rx, @llc_later and @llc_rx_len
+ * @llc_rx_lock: protects @llc_rx, @llc_later, @llc_rx_len, @llc_v2_pairs
+ *	and @llc_v2_req
  * @llc_rx: received LLC requests for @llc_work (struct smc_llc_qentry)
  * @llc_later: requests that wait for our flow in progress to end
  *	(collision table: QUEUE); back to the head of @llc_rx at its end
  * @llc_rx_len: entries on @llc_rx and @llc_later, at most SMC_LLC_RX_MAX
+ * @llc_v2_pairs: version 2: the RKey pairs of the last ADD LINK received,
+ *	until its flow takes them (llc_v2_link.c); freed with the link group
+ * @llc_v2_req: version 2 server: a client's REQ ADD LINK waits for the
+ *	end of the ADD LINK flow it started, to be answered if no link came
  * @llc_work: handles @llc_rx on @llc_wq
  * @llc_flow_mutex: held by the one exchange of ours that changes the link
  *	group's configuration (3.5.5.3: one at a time), from its start to
@@ -450,6 +474,8 @@ struct smc_link_group {
 	struct list_head	llc_rx;
 	struct list_head	llc_later;
 	u32			llc_rx_len;
+	struct smc_llc_v2_pairs	*llc_v2_pairs;
+	bool			llc_v2_req;
 	struct work_struct	llc_work;
 	struct mutex		llc_flow_mutex;	/* see above */
 	u8			llc_flow;
@@ -698,6 +724,8 @@ int smc_wr_drain(struct smc_link *lnk);
 void smc_wr_unpost(struct smc_link *lnk, atomic_t *cnt);
 int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
 int smc_wr_tx_send(struct smc_link *lnk, void *buf);
+int smc_wr_tx_get_long(struct smc_link *lnk, void **buf);
+int smc_wr_tx_send_long(struct smc_link *lnk, void *buf, u32 len);
 int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
 		      const struct smc_span *src, u64 remote, u32 rkey);
 int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
@@ -806,6 +834,23 @@ void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf);
 
 /* llc_link.c */
 void smc_llc_add_link_queue(struct smc_link_group *lgr);
+struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr, u8 *n);
+void smc_llc_add_link_pairs_fill(struct smc_link *ref, struct smc_link *lnk,
+				 struct smc_buf **rmbs, unsigned int k,
+				 struct smc_llc_rkey_pair_info *pairs);
+int smc_llc_add_link_pairs_take(struct smc_link *ref, struct smc_link *lnk,
+				const struct smc_llc_rkey_pair_info *pairs,
+				unsigned int k);
+
+/* llc_v2_link.c */
+bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len);
+int smc_llc_v2_send_add_link(struct smc_link *ref, struct smc_link *lnk,
+			     const struct smc_llc_msg_info *info);
+int smc_llc_v2_take_pairs(struct smc_link *ref, struct smc_link *lnk,
+			  bool response);
+void smc_llc_v2_req_done(struct smc_link_group *lgr, struct smc_link *ref,
+			 bool added);
+void smc_llc_v2_purge(struct smc_link_group *lgr);
 void smc_llc_add_link_work(struct work_struct *work);
 void smc_llc_add_link_client(struct smc_link *lnk,
 			     const struct smc_llc_msg_info *req);

@@ -7,11 +7,10 @@
  * Over RoCE v2 (UDP/IP: Soft-RoCE, most NICs) Linux's in-tree SMC does
  * SMC-R only in version 2: its version 1 needs a RoCE v1 GID. Version 2
  * differs from version 1 in the CLC exchange only; links, LLC and CDC stay
- * those of RFC 7609, with the LLC framing of version 2 (llc_v2.c). A link
- * takes LLC messages of 44 bytes only (wr.c): a longer one - Linux's ADD
- * LINK with RTokens, REQ ADD LINK, a DELETE RKEY of more than 8 RKeys -
- * ends the link. Linux sends none of them to a link group of one link,
- * which is what a version 2 link group is until smcr sends and takes them.
+ * those of RFC 7609, with the LLC framing of version 2 (llc_v2.c) and its
+ * longer ADD LINK and REQ ADD LINK (llc_v2_link.c). The links a link group
+ * may have are negotiated in release 1 (smcr_max_links_per_lgr on both
+ * sides).
  *
  * Who can do version 2 (smc_hs_v2_local()): an IPv4 connection (Linux
  * offers v2 on AF_INET sockets only), a RoCE v2 port whose GID is the
@@ -82,11 +81,8 @@ void smc_hs_v2_local(struct smc_sock *smc, const struct smc_offer *offer,
 	v2->ours.release = SMC_CLC_RELEASE;
 	v2->ours.max_conns = smc_tun(sock_net(&smc->sk),
 				     SMC_TUN_smcr_max_conns_per_lgr);
-	/*
-	 * One link, whatever smcr_max_links_per_lgr says, until the version
-	 * 2 ADD LINK exists (llc_v2.c); Linux adds no link to such a group.
-	 */
-	v2->ours.max_links = SMC_CLC_MAX_LINKS_MIN;
+	v2->ours.max_links = smc_tun(sock_net(&smc->sk),
+				     SMC_TUN_smcr_max_links_per_lgr);
 	if (mode == SMC_CLC_V1)
 		return;
 	v2->why_not = SMC_CLC_DECL_NOSMCRDEV;

@@ -95,7 +95,7 @@ static int smc_link_create_qp(struct smc_link *lnk)
 			.max_send_wr	= SMC_WR_SQ_DEPTH,
 			.max_recv_wr	= SMC_WR_RQ_DEPTH,
 			.max_send_sge	= 2,	/* a write's source wraps in the send buffer */
-			.max_recv_sge	= 1,
+			.max_recv_sge	= 2,	/* v2: the tail of a long LLC message */
 		},
 	};
 	struct ib_qp_attr attr = {

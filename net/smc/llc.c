@@ -176,8 +176,9 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 
 	if (state != SMC_LNK_ACTIVATING && state != SMC_LNK_ACTIVE)
 		return;
-	if (lgr->key.version == SMC_CLC_V2) {	/* llc_v2.c */
-		if (smc_llc_v2_unwrap(msg, len, v1))
+	if (lgr->key.version == SMC_CLC_V2) {	/* llc_v2*.c */
+		if (smc_llc_v2_rx(lnk, msg, len) ||
+		    smc_llc_v2_unwrap(msg, len, v1))
 			return;
 		msg = v1;
 		len = sizeof(v1);
@@ -459,6 +460,7 @@ void smc_llc_purge(struct smc_link_group *lgr)
 		list_del(&qe->list);
 		kfree(qe);
 	}
+	smc_llc_v2_purge(lgr);
 }
 
 /**

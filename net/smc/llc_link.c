@@ -250,15 +250,19 @@ static int smc_llc_add_link_peer(struct smc_link *lnk,
 	return 0;
 }
 
-/*
- * Our RMBs the peer knows, for the continuations: NULL-terminated array
- * (caller frees), or NULL: no memory, or more than the exchange carries
- * (the peer's RToken set takes no more anyway). Stable: RMBs are freed
- * with the link group only, and the flow mutex held keeps @confirmed as
- * it is.
+/**
+ * smc_llc_known_rmbs() - our RMBs the peer knows, for an ADD LINK flow
+ * @lgr: the link group, whose ADD LINK flow we run or join
+ * @n: set to their number
+ *
+ * Stable: RMBs are freed with the link group only, and the flow mutex
+ * held keeps @confirmed as it is.
+ *
+ * Return: a NULL-terminated array (the caller frees it), or NULL: no
+ * memory, or more than the exchange carries (the peer's RToken set takes
+ * no more anyway).
  */
-static struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr,
-					   u8 *n)
+struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr, u8 *n)
 {
 	struct smc_buf **rmbs, *buf;
 	bool over = false;
@@ -289,6 +293,68 @@ static struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr,
 	return rmbs;
 }
 
+/**
+ * smc_llc_add_link_pairs_fill() - the RKey pairs of some of our RMBs
+ * @ref: the link that carries them
+ * @lnk: the new link
+ * @rmbs: from smc_llc_known_rmbs()
+ * @k: how many, from the first of @rmbs
+ * @pairs: filled with @k pairs (A.3.3): the RKey on @ref, the RKey and
+ *	address on @lnk
+ */
+void smc_llc_add_link_pairs_fill(struct smc_link *ref, struct smc_link *lnk,
+				 struct smc_buf **rmbs, unsigned int k,
+				 struct smc_llc_rkey_pair_info *pairs)
+{
+	u8 rs = smc_link_slot(ref), ns = smc_link_slot(lnk);
+	unsigned int i;
+
+	mutex_lock(&ref->lgr->buf_lock);
+	for (i = 0; i < k; i++) {
+		pairs[i].ref_rkey = rmbs[i]->map[rs].rkey;
+		pairs[i].new_rkey = rmbs[i]->map[ns].rkey;
+		pairs[i].new_vaddr = rmbs[i]->map[ns].dma;
+	}
+	mutex_unlock(&ref->lgr->buf_lock);
+}
+
+/**
+ * smc_llc_add_link_pairs_take() - the peer's RKey pairs for a new link
+ * @ref: the link they came on
+ * @lnk: the new link
+ * @pairs: the pairs
+ * @k: how many
+ *
+ * Each names an RMB of the peer by its RKey on @ref; one we never learnt
+ * is skipped (nothing of ours writes to it).
+ *
+ * Return: 0, or -EPROTO if a pair contradicts the RToken set.
+ */
+int smc_llc_add_link_pairs_take(struct smc_link *ref, struct smc_link *lnk,
+				const struct smc_llc_rkey_pair_info *pairs,
+				unsigned int k)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	unsigned int i;
+	int rc = 0;
+
+	spin_lock_bh(&lgr->rtok_lock);
+	for (i = 0; i < k && !rc; i++) {
+		struct smc_rtoken_spec rt = {
+			.slot	= smc_link_slot(lnk),
+			.rkey	= pairs[i].new_rkey,
+			.vaddr	= pairs[i].new_vaddr,
+		};
+
+		rc = smc_rtoken_add_link(lgr->rtok, smc_link_slot(ref),
+					 pairs[i].ref_rkey, &rt);
+		if (rc >= 0 || rc == -ENOENT)
+			rc = 0;
+	}
+	spin_unlock_bh(&lgr->rtok_lock);
+	return rc ? -EPROTO : 0;
+}
+
 /* One continuation with the next (up to two) of @rmbs from *@pos */
 static int smc_llc_add_link_cont_send(struct smc_link *ref,
 				      struct smc_link *lnk,
@@ -299,20 +365,13 @@ static int smc_llc_add_link_cont_send(struct smc_link *ref,
 		.response	= !ref->lgr->server,
 	};
 	struct smc_llc_add_link_cont_info *c = &info.add_link_cont;
-	u8 rs = smc_link_slot(ref), ns = smc_link_slot(lnk);
-	int i;
+	unsigned int k = min_t(unsigned int, n - *pos,
+			       SMC_LLC_ADD_LINK_CONT_PAIRS);
 
 	c->link_num = lnk->link_id;
 	c->num_rkeys = n - *pos;
-	mutex_lock(&ref->lgr->buf_lock);
-	for (i = 0; i < SMC_LLC_ADD_LINK_CONT_PAIRS && *pos < n; i++) {
-		const struct smc_buf *buf = rmbs[(*pos)++];
-
-		c->pairs[i].ref_rkey = buf->map[rs].rkey;
-		c->pairs[i].new_rkey = buf->map[ns].rkey;
-		c->pairs[i].new_vaddr = buf->map[ns].dma;
-	}
-	mutex_unlock(&ref->lgr->buf_lock);
+	smc_llc_add_link_pairs_fill(ref, lnk, rmbs + *pos, k, c->pairs);
+	*pos += k;
 	return smc_llc_send(ref, &info, true);
 }
 
@@ -326,30 +385,13 @@ static int smc_llc_add_link_cont_take(struct smc_link *ref,
 				      const struct smc_llc_add_link_cont_info *c,
 				      int *left)
 {
-	struct smc_link_group *lgr = ref->lgr;
 	u8 k = min_t(u8, c->num_rkeys, SMC_LLC_ADD_LINK_CONT_PAIRS);
-	int i, rc = 0;
 
 	if (c->link_num != lnk->link_id ||
 	    (*left >= 0 && c->num_rkeys > *left))
 		return -EPROTO;
-	spin_lock_bh(&lgr->rtok_lock);
-	for (i = 0; i < k && !rc; i++) {
-		struct smc_rtoken_spec rt = {
-			.slot	= smc_link_slot(lnk),
-			.rkey	= c->pairs[i].new_rkey,
-			.vaddr	= c->pairs[i].new_vaddr,
-		};
-
-		rc = smc_rtoken_add_link(lgr->rtok, smc_link_slot(ref),
-					 c->pairs[i].ref_rkey, &rt);
-		/* -ENOENT: an RMB we never learnt; none of ours writes to it */
-		if (rc >= 0 || rc == -ENOENT)
-			rc = 0;
-	}
-	spin_unlock_bh(&lgr->rtok_lock);
 	*left = c->num_rkeys - k;
-	return rc ? -EPROTO : 0;
+	return smc_llc_add_link_pairs_take(ref, lnk, c->pairs, k);
 }
 
 /*
@@ -501,6 +543,7 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 	struct smc_llc_waiter w = {
 		.type = SMC_LLC_ADD_LINK, .response = true,
 	};
+	bool v2 = lgr->key.version == SMC_CLC_V2;
 	struct smc_llc_msg_info req;
 	int rc;
 
@@ -512,7 +555,10 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 	if (rc)
 		goto undo;
 	smc_llc_add_link_fill(lnk, &req, false);
-	rc = smc_llc_send(ref, &req, true);
+	if (v2)
+		rc = smc_llc_v2_send_add_link(ref, lnk, &req);
+	else
+		rc = smc_llc_send(ref, &req, true);
 	if (rc) {
 		smc_llc_cancel(lgr, &w);
 		goto undo;
@@ -530,12 +576,15 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 	if (w.info.add_link.link_num != lnk->link_id ||
 	    smc_llc_add_link_peer(lnk, &w.info.add_link))
 		goto undo;
-	rc = smc_link_rtr(lnk);
+	/* version 2: the client's RKey pairs came with its reply */
+	rc = v2 ? smc_llc_v2_take_pairs(ref, lnk, true) : 0;
+	if (!rc)
+		rc = smc_link_rtr(lnk);
 	if (!rc)
 		rc = smc_link_rts(lnk);
 	if (!rc)
 		rc = smc_buf_link_register(lnk);
-	if (!rc)
+	if (!rc && !v2)
 		rc = smc_llc_add_link_rkeys_server(ref, lnk);
 	if (!rc)
 		rc = smc_llc_confirm_link_request(lnk);
@@ -565,7 +614,7 @@ void smc_llc_add_link_work(struct work_struct *work)
 	struct smc_link *ref, *lnk;
 	struct smc_ib_pick pick;
 	unsigned int hold;
-	int rc;
+	int rc = -ENOLINK;
 
 	smc_llc_flow_start(lgr, SMC_LLC_FLOW_ADD_LINK);
 	ref = smc_llc_ref_link(lgr);
@@ -588,6 +637,8 @@ void smc_llc_add_link_work(struct work_struct *work)
 			   jiffies + msecs_to_jiffies(SMC_LLC_ADD_LINK_BACKOFF_MS));
 	}
 out:
+	/* a version 2 client that asked for a link hears of it either way */
+	smc_llc_v2_req_done(lgr, ref, !rc);
 	smc_llc_flow_end(lgr);
 }
 
@@ -642,8 +693,11 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 				 u8 *rsn)
 {
 	struct smc_link_group *lgr = ref->lgr;
+	bool v2 = lgr->key.version == SMC_CLC_V2;
+	/* version 2: no continuations, the CONFIRM LINK comes next */
 	struct smc_llc_waiter w = {
-		.type = SMC_LLC_ADD_LINK_CONT, .response = false,
+		.type = v2 ? SMC_LLC_CONFIRM_LINK : SMC_LLC_ADD_LINK_CONT,
+		.response = false,
 	};
 	struct smc_llc_msg_info resp;
 	struct smc_ib_pick pick;
@@ -667,6 +721,9 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 	if (rc)
 		return rc;
 	rc = smc_llc_add_link_peer(lnk, al);
+	/* version 2: the server's RKey pairs came with its request */
+	if (!rc && v2)
+		rc = smc_llc_v2_take_pairs(ref, lnk, false);
 	if (!rc)
 		rc = smc_link_rtr(lnk);
 	if (!rc)
@@ -674,13 +731,16 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 	if (rc)
 		goto undo;
 	smc_llc_add_link_fill(lnk, &resp, true);
-	rc = smc_llc_send(ref, &resp, true);
+	if (v2)
+		rc = smc_llc_v2_send_add_link(ref, lnk, &resp);
+	else
+		rc = smc_llc_send(ref, &resp, true);
 	if (rc) {
 		smc_llc_cancel(lgr, &w);
 		goto undo;
 	}
 	*rsn = 0;	/* accepted: from here a failure is a timeout there */
-	rc = smc_llc_add_link_rkeys_client(ref, lnk, &w);
+	rc = v2 ? 0 : smc_llc_add_link_rkeys_client(ref, lnk, &w);
 	if (!rc)
 		rc = smc_llc_add_link_confirm_client(ref, lnk, &w);
 	if (!rc)

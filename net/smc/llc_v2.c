@@ -22,14 +22,32 @@
  * that it is at least 44, so either order passes there. smcr does not read
  * it: the receive completion's byte count is the length.
  *
- * Not yet: messages longer than 44 bytes (ADD LINK with its RToken
- * extension, REQ ADD LINK with GIDs, DELETE RKEY with more than 8 RKeys).
- * Until they are, a version 2 link group has one link (hs_v2.c), and Linux
- * sends none of them to a link group of one link.
+ * Messages longer than 44 bytes (the receive side keeps one 8 KiB tail per
+ * link, wr.c):
+ * - ADD LINK, request and reply, carries the RKey pairs of every RMB the
+ *   peer knows in an extension after its 44 bytes, where version 1 sends
+ *   ADD LINK CONTINUATIONs (A.3.3): smc_llc_v2_add_link_rkeys() reads
+ *   them, smc_llc_v2_add_link_ext_build() writes them.
+ * - REQ ADD LINK, a client's "I have another GID": the server answers it
+ *   with an ADD LINK flow or with a REQ ADD LINK reply; Linux's client
+ *   starts nothing else until one of them came.
+ * - DELETE RKEY with more than 8 RKeys: not taken (Linux sends one RKey a
+ *   message); its first 44 bytes do not parse.
  */
+#include <asm/byteorder.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/string.h>
+#include <linux/swab.h>
 #include <smcr/llc.h>
+
+/* Bytes 1-2 of a version 2 message: its length, big endian */
+static void smc_llc_v2_set_len(u8 *msg, size_t len)
+{
+	msg[1] = len >> 8;
+	msg[2] = len & 0xff;
+}
 
 /* Does @type (version 1) have a version 2 form smcr sends and accepts? */
 static bool smc_llc_v2_type(u8 type)
@@ -95,7 +113,116 @@ int smc_llc_v2_wrap(void *msg)
 	if (!smc_llc_v2_type(b[0]))
 		return -EOPNOTSUPP;
 	b[0] |= SMC_LLC_TYPE_V2;
-	b[1] = 0;			/* bytes 1-2: length, big endian */
-	b[2] = SMC_LLC_MSG_LEN;
+	smc_llc_v2_set_len(b, SMC_LLC_MSG_LEN);
 	return 0;
+}
+
+/**
+ * smc_llc_v2_add_link_rkeys() - the RKey pairs of a version 2 ADD LINK
+ * @buf: the whole received message, of which smc_llc_v2_unwrap() took the
+ *	first 44 bytes
+ * @len: its length
+ * @pairs: room for SMC_LLC_V2_RKEYS_MAX pairs
+ *
+ * The length must end on a pair. Linux counts connections, not the RMBs
+ * it found, so a count above the pairs that are there takes those there.
+ *
+ * Return: the number of pairs (0 without an extension, as in a reject),
+ * or -EPROTO for an extension cut short or a count in neither byte order.
+ */
+int smc_llc_v2_add_link_rkeys(const void *buf, size_t len,
+			      struct smc_llc_rkey_pair_info *pairs)
+{
+	const struct smc_llc_v2_add_link_ext *ext = buf + SMC_LLC_MSG_LEN;
+	size_t room;
+	u16 n, i;
+
+	if (len == SMC_LLC_MSG_LEN)
+		return 0;
+	if (len < SMC_LLC_MSG_LEN + sizeof(*ext) || len > SMC_LLC_V2_MSG_MAX)
+		return -EPROTO;
+	room = len - SMC_LLC_MSG_LEN - sizeof(*ext);
+	if (room % sizeof(ext->pairs[0]))
+		return -EPROTO;
+	room /= sizeof(ext->pairs[0]);
+	n = le16_to_cpu(ext->num_rkeys);
+	if (n > SMC_LLC_V2_RKEYS_MAX)
+		n = swab16(n);		/* a big-endian sender */
+	if (n > SMC_LLC_V2_RKEYS_MAX)
+		return -EPROTO;
+	n = min_t(size_t, n, room);
+	for (i = 0; i < n; i++) {
+		pairs[i].ref_rkey = be32_to_cpu(ext->pairs[i].ref_rkey);
+		pairs[i].new_rkey = be32_to_cpu(ext->pairs[i].new_rkey);
+		pairs[i].new_vaddr = be64_to_cpu(ext->pairs[i].new_vaddr);
+	}
+	return n;
+}
+
+/**
+ * smc_llc_v2_add_link_ext_build() - append the RKey pairs to an ADD LINK
+ * @msg: SMC_LLC_V2_MSG_MAX bytes, the first 44 a wrapped ADD LINK
+ * @direct: the link group's GIDs reach each other without a router
+ * @pairs: per RMB its RKey on the link that carries the message, its RKey
+ *	and address on the new link
+ * @n: how many, at most SMC_LLC_V2_RKEYS_MAX
+ *
+ * Return: the length of the message, or -EINVAL.
+ */
+int smc_llc_v2_add_link_ext_build(void *msg, bool direct,
+				  const struct smc_llc_rkey_pair_info *pairs,
+				  u16 n)
+{
+	struct smc_llc_add_link *al = msg;
+	struct smc_llc_v2_add_link_ext *ext = msg + SMC_LLC_MSG_LEN;
+	size_t len = SMC_LLC_MSG_LEN + struct_size(ext, pairs, n);
+	u16 i;
+
+	if (n > SMC_LLC_V2_RKEYS_MAX || al->hdr.type != SMC_LLC_ADD_LINK_V2)
+		return -EINVAL;
+	memset(ext, 0, len - SMC_LLC_MSG_LEN);
+	ext->flags = direct ? SMC_LLC_V2_ADD_LINK_DIRECT : 0;
+	memcpy(ext->target_gid, al->sender_gid, SMC_GID_LEN);
+	ext->num_rkeys = cpu_to_le16(n);
+	for (i = 0; i < n; i++) {
+		ext->pairs[i].ref_rkey = cpu_to_be32(pairs[i].ref_rkey);
+		ext->pairs[i].new_rkey = cpu_to_be32(pairs[i].new_rkey);
+		ext->pairs[i].new_vaddr = cpu_to_be64(pairs[i].new_vaddr);
+	}
+	smc_llc_v2_set_len(msg, len);
+	return len;
+}
+
+/**
+ * smc_llc_v2_req_add_link_check() - a REQ ADD LINK as a server may take it
+ * @buf: the received message
+ * @len: its length
+ *
+ * Return: 0 for a request that names at least one GID and carries them
+ * all; -EPROTO otherwise (a reply, which a server never asks for, too).
+ */
+int smc_llc_v2_req_add_link_check(const void *buf, size_t len)
+{
+	const struct smc_llc_v2_req_add_link *req = buf;
+
+	if (len < SMC_LLC_MSG_LEN || len > SMC_LLC_V2_MSG_MAX ||
+	    req->hdr.type != SMC_LLC_REQ_ADD_LINK_V2 ||
+	    (req->hdr.flags & SMC_LLC_FLAG_RESP) || !req->gid_cnt ||
+	    len < struct_size(req, gids, req->gid_cnt))
+		return -EPROTO;
+	return 0;
+}
+
+/**
+ * smc_llc_v2_req_add_link_reply() - the server's "no link added" reply
+ * @msg: 44 bytes to fill
+ */
+void smc_llc_v2_req_add_link_reply(void *msg)
+{
+	struct smc_llc_hdr *hdr = msg;
+
+	memset(msg, 0, SMC_LLC_MSG_LEN);
+	hdr->type = SMC_LLC_REQ_ADD_LINK_V2;
+	hdr->flags = SMC_LLC_FLAG_RESP;
+	smc_llc_v2_set_len(msg, SMC_LLC_MSG_LEN);
 }

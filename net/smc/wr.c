@@ -14,6 +14,11 @@
  * as soon as its message was handed on. The message class is its first
  * byte: 0xFE is CDC (A.4), everything else LLC.
  *
+ * SMC-R version 2 link groups have LLC messages of up to 8 KiB (llc_v2.c):
+ * each receive WR has a second SGE, the link's tail buffer, for the bytes
+ * past the first 44, and one long send buffer (slot SMC_WR_TX_LONG) sends
+ * them, taken like any other.
+ *
  * Errors: a completion with an error status means the QP went to the error
  * state; the link is taken down. Flushed completions are normally the drain
  * of a QP that teardown moved to the error state (the link is INACTIVE by
@@ -41,6 +46,8 @@
 
 static inline u8 *smc_wr_tx_buf(struct smc_link *lnk, u32 idx)
 {
+	if (idx == SMC_WR_TX_LONG)
+		return lnk->wr.long_tx;
 	return lnk->wr.tx_bufs + idx * SMC_WR_BUF_SIZE;
 }
 
@@ -139,26 +146,61 @@ static void smc_wr_rx_gone(struct smc_link *lnk)
 static int smc_wr_rx_post(struct smc_link *lnk, u32 idx)
 {
 	struct smc_wr_rx_slot *slot = &lnk->wr.rx_slots[idx];
-	struct ib_sge sge = {
-		.addr	= lnk->wr.rx_dma + idx * SMC_WR_BUF_SIZE,
-		.length	= SMC_WR_BUF_SIZE,
-		.lkey	= lnk->pd->local_dma_lkey,
+	struct ib_sge sge[2] = {
+		{
+			.addr	= lnk->wr.rx_dma + idx * SMC_WR_BUF_SIZE,
+			.length	= SMC_WR_BUF_SIZE,
+			.lkey	= lnk->pd->local_dma_lkey,
+		}, {
+			.addr	= lnk->wr.rx_tail_dma,
+			.length	= SMC_WR_RX_TAIL,
+			.lkey	= lnk->pd->local_dma_lkey,
+		},
 	};
 	struct ib_recv_wr wr = {
 		.wr_cqe		= &slot->cqe,
-		.sg_list	= &sge,
-		.num_sge	= 1,
+		.sg_list	= sge,
+		.num_sge	= lnk->wr.rx_tail ? 2 : 1,
 	};
 	int rc;
 
-	if (!smc_wr_sges_inside(lnk, &sge, 1, lnk->wr.rx_dma,
-				SMC_WR_RX_BUFS * SMC_WR_BUF_SIZE))
+	if (!smc_wr_sges_inside(lnk, &sge[0], 1, lnk->wr.rx_dma,
+				SMC_WR_RX_BUFS * SMC_WR_BUF_SIZE) ||
+	    (lnk->wr.rx_tail &&
+	     !smc_wr_sges_inside(lnk, &sge[1], 1, lnk->wr.rx_tail_dma,
+				 SMC_WR_RX_TAIL)))
 		return -ENOLINK;
 	atomic_inc(&lnk->wr.rx_posted);
 	rc = ib_post_recv(lnk->qp, &wr, NULL);
 	if (rc)
 		smc_wr_rx_gone(lnk);
 	return rc;
+}
+
+/*
+ * A long LLC message: its first 44 bytes in @head, the rest in the tail.
+ * One copy in one piece for the LLC; without memory it is lost, and the
+ * peer's flow times out.
+ */
+static void smc_wr_rx_long(struct smc_link *lnk, const u8 *head, u32 len)
+{
+	struct ib_device *ibdev = lnk->sdev->ibdev;
+	u8 *msg;
+
+	ib_dma_sync_single_for_cpu(ibdev, lnk->wr.rx_tail_dma, SMC_WR_RX_TAIL,
+				   DMA_FROM_DEVICE);
+	msg = kmalloc(len, GFP_ATOMIC);
+	if (msg) {
+		memcpy(msg, head, SMC_WR_BUF_SIZE);
+		memcpy(msg + SMC_WR_BUF_SIZE, lnk->wr.rx_tail,
+		       len - SMC_WR_BUF_SIZE);
+	}
+	ib_dma_sync_single_for_device(ibdev, lnk->wr.rx_tail_dma,
+				      SMC_WR_RX_TAIL, DMA_FROM_DEVICE);
+	if (!msg)
+		return;
+	smc_llc_rx(lnk, msg, len);
+	kfree(msg);
 }
 
 static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -175,14 +217,17 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	/*
-	 * Every LLC and CDC message is a plain SEND of 44 bytes (A.3, A.4).
-	 * Anything else - SEND with immediate data, an RDMA write with
-	 * immediate data (which consumes a receive buffer but fills none), a
-	 * short SEND - breaks the protocol; the buffer may hold an old
-	 * message, which must not be handled twice.
+	 * Every LLC and CDC message is a plain SEND of 44 bytes (A.3, A.4),
+	 * or up to 8 KiB for LLC in version 2 link groups. Anything else -
+	 * SEND with immediate data, an RDMA write with immediate data (which
+	 * consumes a receive buffer but fills none), a short SEND - breaks
+	 * the protocol; the buffer may hold an old message, which must not
+	 * be handled twice.
 	 */
 	if (wc->opcode != IB_WC_RECV || (wc->wc_flags & IB_WC_WITH_IMM) ||
-	    wc->byte_len != SMC_WR_BUF_SIZE) {
+	    wc->byte_len < SMC_WR_BUF_SIZE ||
+	    (wc->byte_len > SMC_WR_BUF_SIZE &&
+	     (!lnk->wr.rx_tail || buf[0] == SMC_CDC_MSG_TYPE))) {
 		pr_warn_ratelimited("link group %u link %u: the peer sent a %u-byte message (opcode %d%s), link down\n",
 				    lnk->lgr->id, lnk->link_id, wc->byte_len,
 				    wc->opcode,
@@ -195,7 +240,9 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
 				   DMA_FROM_DEVICE);
 	lnk->last_rx = jiffies;
-	if (buf[0] != SMC_CDC_MSG_TYPE)
+	if (wc->byte_len > SMC_WR_BUF_SIZE)
+		smc_wr_rx_long(lnk, buf, wc->byte_len);
+	else if (buf[0] != SMC_CDC_MSG_TYPE)
 		smc_llc_rx(lnk, buf, wc->byte_len);
 	else
 		smc_cdc_rx(lnk, buf, wc->byte_len);
@@ -208,6 +255,43 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		smc_link_down(lnk);
 	}
 	smc_wr_rx_gone(lnk);		/* last: see smc_wr_unpost() */
+}
+
+/* The long send buffer and the receive tail of a version 2 link group */
+static int smc_wr_alloc_long(struct smc_link *lnk)
+{
+	struct ib_device *ibdev = lnk->sdev->ibdev;
+	struct smc_wr *wr = &lnk->wr;
+	u64 dma;
+
+	wr->long_tx = kzalloc(SMC_LLC_V2_MSG_MAX, GFP_KERNEL);
+	if (!wr->long_tx)
+		return -ENOMEM;
+	dma = ib_dma_map_single(ibdev, wr->long_tx, SMC_LLC_V2_MSG_MAX,
+				DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, dma))
+		goto err_tx;
+	wr->long_tx_dma = dma;
+	wr->rx_tail = kzalloc(SMC_WR_RX_TAIL, GFP_KERNEL);
+	if (!wr->rx_tail)
+		goto err_tx_map;
+	dma = ib_dma_map_single(ibdev, wr->rx_tail, SMC_WR_RX_TAIL,
+				DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, dma))
+		goto err_rx;
+	wr->rx_tail_dma = dma;
+	return 0;
+
+err_rx:
+	kfree(wr->rx_tail);
+	wr->rx_tail = NULL;
+err_tx_map:
+	ib_dma_unmap_single(ibdev, wr->long_tx_dma, SMC_LLC_V2_MSG_MAX,
+			    DMA_TO_DEVICE);
+err_tx:
+	kfree(wr->long_tx);
+	wr->long_tx = NULL;
+	return -ENOMEM;
 }
 
 /**
@@ -239,8 +323,13 @@ int smc_wr_alloc(struct smc_link *lnk)
 		ib_dma_unmap_single(ibdev, wr->tx_dma, txlen, DMA_TO_DEVICE);
 		goto err_free;
 	}
+	wr->mapped = true;
+	if (lnk->lgr->key.version == SMC_CLC_V2 && smc_wr_alloc_long(lnk)) {
+		smc_wr_free(lnk);
+		return -ENOMEM;
+	}
 	lnk->write_cqe.done = smc_wr_write_done;
-	for (i = 0; i < SMC_WR_TX_SLOTS; i++) {
+	for (i = 0; i <= SMC_WR_TX_LONG; i++) {
 		wr->tx_slots[i].cqe.done = smc_wr_tx_done;
 		wr->tx_slots[i].lnk = lnk;
 		wr->tx_slots[i].idx = i;
@@ -253,7 +342,6 @@ int smc_wr_alloc(struct smc_link *lnk)
 	wr->tx_busy = 0;
 	atomic_set(&wr->tx_posted, 0);
 	atomic_set(&wr->rx_posted, 0);
-	wr->mapped = true;
 	return 0;
 
 err_free:
@@ -311,6 +399,16 @@ void smc_wr_free(struct smc_link *lnk)
 			    SMC_WR_TX_SLOTS * SMC_WR_BUF_SIZE, DMA_TO_DEVICE);
 	ib_dma_unmap_single(ibdev, wr->rx_dma,
 			    SMC_WR_RX_BUFS * SMC_WR_BUF_SIZE, DMA_FROM_DEVICE);
+	if (wr->long_tx) {
+		ib_dma_unmap_single(ibdev, wr->long_tx_dma, SMC_LLC_V2_MSG_MAX,
+				    DMA_TO_DEVICE);
+		ib_dma_unmap_single(ibdev, wr->rx_tail_dma, SMC_WR_RX_TAIL,
+				    DMA_FROM_DEVICE);
+		kfree(wr->long_tx);
+		kfree(wr->rx_tail);
+		wr->long_tx = NULL;
+		wr->rx_tail = NULL;
+	}
 	kfree(wr->tx_bufs);
 	kfree(wr->rx_bufs);
 	wr->tx_bufs = NULL;
@@ -337,11 +435,12 @@ int smc_wr_rx_post_all(struct smc_link *lnk)
 	return 0;
 }
 
-static bool smc_wr_tx_try(struct smc_link *lnk, u32 *idx)
+/* Take a free slot of @first up to @end; the long one is @first = @end - 1 */
+static bool smc_wr_tx_try(struct smc_link *lnk, u32 first, u32 end, u32 *idx)
 {
 	u32 i;
 
-	for (i = 0; i < SMC_WR_TX_SLOTS; i++) {
+	for (i = first; i < end; i++) {
 		if (!test_and_set_bit(i, &lnk->wr.tx_busy)) {
 			*idx = i;
 			return true;
@@ -405,24 +504,8 @@ int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 	return rc;
 }
 
-/**
- * smc_wr_tx_get() - take a free send buffer of a link
- * @lnk: the link
- * @wait: sleep (up to llc_timeout_ms, not interruptibly) until one is
- *	free; false in atomic or completion context
- * @buf: set to the zeroed buffer of SMC_WR_BUF_SIZE bytes
- *
- * Send buffers free as the peer acknowledges our messages, within
- * milliseconds on a working link. When none frees for llc_timeout_ms the
- * peer takes none of our messages (it withholds its receive buffers, or
- * is gone): like a TEST LINK without a reply (4.5.3), that makes the link
- * unusable, and it is taken down - rather than have every sender give up
- * on its own while the peer may still write into our RMBs.
- *
- * Return: 0; -ENOLINK if the link is down, also when it was taken down
- * for want of a buffer; -EBUSY (no wait) if none is free.
- */
-int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
+static int smc_wr_tx_take(struct smc_link *lnk, bool wait, u32 first,
+			  u32 end, void **buf)
 {
 	long left = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
 	bool took = false;
@@ -430,7 +513,7 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 
 	if (!smc_wr_link_usable(lnk))
 		return -ENOLINK;
-	if (!smc_wr_tx_try(lnk, &idx)) {
+	if (!smc_wr_tx_try(lnk, first, end, &idx)) {
 		if (!wait)
 			return -EBUSY;
 		/* not interruptible: a signal must not cost a CDC message
@@ -438,7 +521,8 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 		 */
 		left = wait_event_timeout(lnk->wr.tx_wait,
 					  !smc_wr_link_usable(lnk) ||
-					  (took = smc_wr_tx_try(lnk, &idx)),
+					  (took = smc_wr_tx_try(lnk, first,
+								end, &idx)),
 					  left);
 		if (!took && smc_wr_link_usable(lnk)) {
 			pr_warn_ratelimited("link group %u link %u: no send buffer free for %u ms, link down\n",
@@ -461,8 +545,49 @@ int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
 	}
 	lnk->wr.tx_slots[idx].cdc = false;
 	*buf = smc_wr_tx_buf(lnk, idx);
-	memset(*buf, 0, SMC_WR_BUF_SIZE);
+	memset(*buf, 0, idx == SMC_WR_TX_LONG ? SMC_LLC_V2_MSG_MAX :
+						SMC_WR_BUF_SIZE);
 	return 0;
+}
+
+/**
+ * smc_wr_tx_get() - take a free send buffer of a link
+ * @lnk: the link
+ * @wait: sleep (up to llc_timeout_ms, not interruptibly) until one is
+ *	free; false in atomic or completion context
+ * @buf: set to the zeroed buffer of SMC_WR_BUF_SIZE bytes
+ *
+ * Send buffers free as the peer acknowledges our messages, within
+ * milliseconds on a working link. When none frees for llc_timeout_ms the
+ * peer takes none of our messages (it withholds its receive buffers, or
+ * is gone): like a TEST LINK without a reply (4.5.3), that makes the link
+ * unusable, and it is taken down - rather than have every sender give up
+ * on its own while the peer may still write into our RMBs.
+ *
+ * Return: 0; -ENOLINK if the link is down, also when it was taken down
+ * for want of a buffer; -EBUSY (no wait) if none is free.
+ */
+int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf)
+{
+	return smc_wr_tx_take(lnk, wait, 0, SMC_WR_TX_SLOTS, buf);
+}
+
+/**
+ * smc_wr_tx_get_long() - take the long send buffer of a version 2 link
+ * @lnk: the link
+ * @buf: set to the zeroed buffer of SMC_LLC_V2_MSG_MAX bytes
+ *
+ * Waits like smc_wr_tx_get() while the last long message is in flight.
+ *
+ * Return: 0; -ENOLINK if the link is down; -EOPNOTSUPP on a version 1
+ * link.
+ */
+int smc_wr_tx_get_long(struct smc_link *lnk, void **buf)
+{
+	if (!lnk->wr.long_tx)
+		return -EOPNOTSUPP;
+	return smc_wr_tx_take(lnk, true, SMC_WR_TX_LONG, SMC_WR_TX_LONG + 1,
+			      buf);
 }
 
 /* CDC messages need an ACTIVE link (RFC 6581); LLC also an ACTIVATING one */
@@ -473,6 +598,8 @@ static bool buf_is_cdc(const void *buf)
 
 static u32 smc_wr_tx_idx(struct smc_link *lnk, void *buf)
 {
+	if (buf == lnk->wr.long_tx)
+		return SMC_WR_TX_LONG;
 	return ((u8 *)buf - lnk->wr.tx_bufs) / SMC_WR_BUF_SIZE;
 }
 
@@ -581,6 +708,39 @@ int smc_wr_tx_send(struct smc_link *lnk, void *buf)
 	 */
 	rc = smc_wr_post(lnk, &wr, buf_is_cdc(buf), lnk->wr.tx_dma,
 			 SMC_WR_TX_SLOTS * SMC_WR_BUF_SIZE);
+	if (rc)
+		smc_wr_tx_put(lnk, buf);
+	return rc;
+}
+
+/**
+ * smc_wr_tx_send_long() - post the filled long send buffer as a SEND
+ * @lnk: the link
+ * @buf: from smc_wr_tx_get_long(); owned by the send from here on, also
+ *	on error
+ * @len: the message's length, SMC_WR_BUF_SIZE to SMC_LLC_V2_MSG_MAX
+ *
+ * Return: as smc_wr_tx_send(); -EINVAL for a length out of range.
+ */
+int smc_wr_tx_send_long(struct smc_link *lnk, void *buf, u32 len)
+{
+	struct ib_sge sge = {
+		.addr	= lnk->wr.long_tx_dma,
+		.length	= len,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe		= &lnk->wr.tx_slots[SMC_WR_TX_LONG].cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
+	int rc = -EINVAL;
+
+	if (buf == lnk->wr.long_tx && len >= SMC_WR_BUF_SIZE &&
+	    len <= SMC_LLC_V2_MSG_MAX)
+		rc = smc_wr_post(lnk, &wr, false, lnk->wr.long_tx_dma,
+				 SMC_LLC_V2_MSG_MAX);
 	if (rc)
 		smc_wr_tx_put(lnk, buf);
 	return rc;

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: adding a link to an SMC-R version 2 link group - the long LLC
+ * messages of the ADD LINK flow (llc_link.c runs the flow itself).
+ *
+ * A version 2 ADD LINK, request and reply, carries the sender's RKey pairs
+ * of every RMB the peer knows (llc_v2.c), where version 1 exchanges ADD
+ * LINK CONTINUATIONs after it (RFC 7609 A.3.3):
+ *
+ *   server                                   client
+ *   ADD LINK + pairs of its RMBs         ->   takes the pairs, new QP, RTR
+ *                                      <-   ADD LINK reply + pairs of its
+ *                                             RMBs (or a reject, 44 bytes)
+ *   takes the pairs, RTR, RTS
+ *   CONFIRM LINK, on the new link        ->   ...as in version 1
+ *
+ * The receive path takes the pairs out of the message (smc_llc_v2_rx())
+ * and keeps them for the flow; the message itself goes on in its version
+ * 1 form (44 bytes) to the waiting flow, which takes the pairs when it
+ * has the message (smc_llc_v2_take_pairs()). One ADD LINK flow runs at a
+ * time (3.5.5.3), so one set is kept; a newer ADD LINK replaces it, and
+ * the flow takes it only if it names the flow's link and direction.
+ *
+ * A client asks a server for a link with a REQ ADD LINK (Linux sends one
+ * when it has a new RoCE port or lost a link). The server answers with an
+ * ADD LINK flow, or - when none comes of it - with a REQ ADD LINK reply:
+ * Linux's client starts nothing else until one of them came.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+
+#include "core.h"
+#include "smcr.h"
+
+/**
+ * struct smc_llc_v2_pairs - the RKey pairs of one received ADD LINK
+ * @link_num: the link the ADD LINK adds
+ * @response: it was the client's reply
+ * @n: pairs in @pairs
+ * @pairs: per RMB of the sender, its RKey on the link the message came
+ *	on and its RKey and address on the new link
+ */
+struct smc_llc_v2_pairs {
+	u8				link_num;
+	bool				response;
+	u16				n;
+	struct smc_llc_rkey_pair_info	pairs[SMC_LLC_V2_RKEYS_MAX];
+};
+
+/* Keep @p for the flow (NULL: forget what was kept) */
+static void smc_llc_v2_keep(struct smc_link_group *lgr,
+			    struct smc_llc_v2_pairs *p)
+{
+	spin_lock_bh(&lgr->llc_rx_lock);
+	swap(lgr->llc_v2_pairs, p);
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	kfree(p);
+}
+
+/*
+ * An ADD LINK longer than 44 bytes: keep its pairs. An extension that
+ * does not parse drops the whole message: the flow it belongs to times
+ * out, as with a message lost.
+ */
+static bool smc_llc_v2_rx_add_link(struct smc_link *lnk, const u8 *msg,
+				   size_t len)
+{
+	const struct smc_llc_add_link *al = (const void *)msg;
+	struct smc_llc_v2_pairs *p;
+	int n;
+
+	p = kmalloc(sizeof(*p), GFP_ATOMIC);
+	if (!p)
+		return true;		/* as if lost */
+	n = smc_llc_v2_add_link_rkeys(msg, len, p->pairs);
+	if (n < 0) {
+		pr_info_ratelimited("link group %u: dropped an ADD LINK of %zu bytes with a malformed RKey extension\n",
+				    lnk->lgr->id, len);
+		kfree(p);
+		return true;
+	}
+	p->link_num = al->link_num;
+	p->response = al->hdr.flags & SMC_LLC_FLAG_RESP;
+	p->n = n;
+	smc_llc_v2_keep(lnk->lgr, p);
+	return false;
+}
+
+/* The server's REQ ADD LINK reply on @lnk: no link came of the request */
+static void smc_llc_v2_req_reply(struct smc_link *lnk)
+{
+	void *buf;
+
+	if (smc_wr_tx_get(lnk, false, &buf))
+		return;		/* the client's request times out */
+	smc_llc_v2_req_add_link_reply(buf);
+	smc_wr_tx_send(lnk, buf);
+}
+
+/* A client's REQ ADD LINK: start an ADD LINK flow if one may come of it */
+static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
+				       size_t len)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+
+	if (!lgr->server || smc_llc_v2_req_add_link_check(msg, len)) {
+		pr_info_ratelimited("link group %u: dropped a REQ ADD LINK%s of %zu bytes\n",
+				    lgr->id, lgr->server ? "" : " to a client",
+				    len);
+		return;
+	}
+	if (READ_ONCE(lgr->max_links) > 1 &&
+	    smc_lgr_active_links(lgr) < READ_ONCE(lgr->max_links) &&
+	    time_after_eq(jiffies, READ_ONCE(lgr->add_link_next))) {
+		spin_lock_bh(&lgr->llc_rx_lock);
+		lgr->llc_v2_req = true;
+		spin_unlock_bh(&lgr->llc_rx_lock);
+		smc_llc_add_link_queue(lgr);
+		return;
+	}
+	smc_llc_v2_req_reply(lnk);
+}
+
+/**
+ * smc_llc_v2_rx() - the long and the REQ ADD LINK messages of version 2
+ * @lnk: the link a message of a version 2 link group came on
+ * @msg: the message
+ * @len: its length
+ *
+ * Context: receive completion; does not sleep.
+ * Return: true if the message is done with; false if its first 44 bytes
+ * go on to smc_llc_v2_unwrap() and smc_llc_parse().
+ */
+bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len)
+{
+	const struct smc_llc_hdr *hdr = msg;
+
+	if (hdr->type == SMC_LLC_REQ_ADD_LINK_V2) {
+		smc_llc_v2_rx_req_add_link(lnk, msg, len);
+		return true;
+	}
+	if (hdr->type != SMC_LLC_ADD_LINK_V2)
+		return false;
+	if (len > SMC_LLC_MSG_LEN)
+		return smc_llc_v2_rx_add_link(lnk, msg, len);
+	smc_llc_v2_keep(lnk->lgr, NULL);	/* it has no pairs */
+	return false;
+}
+
+/**
+ * smc_llc_v2_take_pairs() - take the peer's RKey pairs for a new link
+ * @ref: the link its ADD LINK came on
+ * @lnk: the new link, numbered
+ * @response: from the client's reply (the server's flow); else from the
+ *	server's request
+ *
+ * An ADD LINK without pairs (the peer knows none of our RMBs, or its
+ * message had no extension) takes none.
+ *
+ * Return: 0, or -EPROTO if a pair contradicts the RToken set.
+ */
+int smc_llc_v2_take_pairs(struct smc_link *ref, struct smc_link *lnk,
+			  bool response)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	struct smc_llc_v2_pairs *p;
+	int rc = 0;
+
+	spin_lock_bh(&lgr->llc_rx_lock);
+	p = lgr->llc_v2_pairs;
+	lgr->llc_v2_pairs = NULL;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	if (p && p->link_num == lnk->link_id && p->response == response)
+		rc = smc_llc_add_link_pairs_take(ref, lnk, p->pairs, p->n);
+	kfree(p);
+	return rc;
+}
+
+/**
+ * smc_llc_v2_send_add_link() - send a version 2 ADD LINK with our pairs
+ * @ref: the link that carries it
+ * @lnk: the new link, its buffers mapped
+ * @info: the ADD LINK, request or reply
+ *
+ * Context: the ADD LINK flow; sleeps.
+ * Return: 0 or a negative errno.
+ */
+int smc_llc_v2_send_add_link(struct smc_link *ref, struct smc_link *lnk,
+			     const struct smc_llc_msg_info *info)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	struct smc_llc_rkey_pair_info *pairs;
+	struct smc_buf **rmbs;
+	void *buf;
+	int rc, len;
+	u8 n;
+
+	rmbs = smc_llc_known_rmbs(lgr, &n);
+	pairs = kcalloc(SMC_LLC_V2_RKEYS_MAX, sizeof(*pairs), GFP_KERNEL);
+	rc = -ENOMEM;
+	if (!rmbs || !pairs)
+		goto out;
+	smc_llc_add_link_pairs_fill(ref, lnk, rmbs, n, pairs);
+	rc = smc_wr_tx_get_long(ref, &buf);
+	if (rc)
+		goto out;
+	rc = smc_llc_build(buf, info);
+	if (!rc)
+		rc = smc_llc_v2_wrap(buf);
+	len = rc ? rc : smc_llc_v2_add_link_ext_build(buf, lgr->v2.direct,
+						      pairs, n);
+	if (len < 0) {
+		smc_wr_tx_put(ref, buf);
+		rc = len;
+		goto out;
+	}
+	rc = smc_wr_tx_send_long(ref, buf, len);
+out:
+	kfree(pairs);
+	kfree(rmbs);
+	return rc;
+}
+
+/**
+ * smc_llc_v2_req_done() - the ADD LINK flow a REQ ADD LINK started ended
+ * @lgr: the link group, of the server
+ * @ref: a link to answer on, or NULL
+ * @added: the flow added a link (the client saw our ADD LINK)
+ *
+ * Context: the ADD LINK flow's end.
+ */
+void smc_llc_v2_req_done(struct smc_link_group *lgr, struct smc_link *ref,
+			 bool added)
+{
+	bool req;
+
+	spin_lock_bh(&lgr->llc_rx_lock);
+	req = lgr->llc_v2_req;
+	lgr->llc_v2_req = false;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	if (req && !added && ref)
+		smc_llc_v2_req_reply(ref);
+}
+
+/**
+ * smc_llc_v2_purge() - forget the pairs kept for a flow
+ * @lgr: a link group whose LLC is stopped
+ */
+void smc_llc_v2_purge(struct smc_link_group *lgr)
+{
+	smc_llc_v2_keep(lgr, NULL);
+}
