@@ -414,6 +414,11 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		 */
 		if (!lgr)
 			return smc_hs_decline_out_of_sync(smc);
+		if (hs->version == SMC_CLC_V2 &&
+		    !smc_hs_v2_lgr_is_peer(smc, lgr)) {
+			smc_lgr_conn_put(lgr);
+			return smc_hs_decline(smc, SMC_CLC_DECL_NOSMCRDEV);
+		}
 		lnk = smc_lgr_find_link(lgr, acc->gid, acc->qpn);
 		if (!lnk) {
 			smc_lgr_conn_put(lgr);

@@ -203,18 +203,41 @@ u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
 	if (!smc_hs_v2_eid_ours(v2, acc->v2.eid))
 		return SMC_CLC_DECL_NOUEID;
 	memcpy(v2->eid, acc->v2.eid, SMC_EID_LEN);
+	/*
+	 * A subsequent contact names a link of a link group we have, maybe
+	 * one the ADD LINK flow added on another port: the handshake checks
+	 * that the link group is this server's (smc_hs_v2_lgr_is_peer())
+	 */
+	if (!acc->first_contact)
+		return 0;
 	if (!smc_hs_v2_gid_is_peer(smc, acc->gid))
 		return SMC_CLC_DECL_NOSMCRDEV;
 	v2->direct = smc_ib_v2_direct(sock_net(&smc->sk), &offer->pick,
 				      acc->gid);
 	if (!v2->direct)
 		return SMC_CLC_DECL_NOROUTE;
-	if (!acc->first_contact)
-		return 0;
 	if (!acc->v2.v2_direct)
 		return SMC_CLC_DECL_NOINDIRECT;
 	v2->peer_os = acc->v2.os_type;
 	return smc_clc_v2_client_limits(&acc->v2, &v2->ours, &v2->agreed);
+}
+
+/**
+ * smc_hs_v2_lgr_is_peer() - is a version 2 link group the one of this peer?
+ * @smc: the socket of a subsequent contact
+ * @lgr: the link group its Accept names
+ *
+ * The first contact bound the link group to the server's address on its
+ * TCP connection (its GID, smc_hs_v2_accepted()); a later Accept may only
+ * name it over a connection with that address, so that no other host can
+ * steer our connections into it.
+ *
+ * Return: true if it is.
+ */
+bool smc_hs_v2_lgr_is_peer(struct smc_sock *smc,
+			   const struct smc_link_group *lgr)
+{
+	return smc_hs_v2_gid_is_peer(smc, lgr->key.peer_gid);
 }
 
 /**
