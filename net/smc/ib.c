@@ -283,12 +283,17 @@ int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 
 /*
  * Does @ndev reach @peer (an IPv4-mapped GID) without a router? Only a
- * unicast address: a broadcast or multicast one is "direct" too.
+ * unicast address: a broadcast or multicast one is "direct" too. The
+ * route is the one the host takes, not one bound to @ndev: with the
+ * interface given, a lookup that finds no route through it assumes the
+ * peer is on its link, and rxe would then send out of @ndev to an
+ * address the host reaches through another interface (where the peer's
+ * other port, not the one with the QP, takes the packets).
  */
 static bool smc_ib_reaches(struct net *net, struct net_device *ndev,
 			   const union ib_gid *local, const union ib_gid *peer)
 {
-	struct flowi4 fl4 = { .flowi4_oif = ndev->ifindex };
+	struct flowi4 fl4 = {};
 	struct rtable *rt;
 	bool ok;
 

@@ -1,0 +1,40 @@
+#!/bin/bash
+# DESC: smcr <-> Linux smc.ko: two links per link group (v2 ADD LINK with RKey pairs both ways), SYM, connections spread over both links, SMC-R on both sides
+# SMOKE: no
+# PEER: yes
+# TIMEOUT: 240
+#
+# Both sides allow two links (Linux's net.smc.smcr_max_links_per_lgr, smcr's
+# smcr_max_links_per_lgr). After the first contact the server adds link 2
+# with a version 2 ADD LINK that carries its RKey pairs, the client answers
+# with its own (no CONTINUATIONs in version 2). Asserts on both sides, each
+# from its own netlink and sock_diag (st_two_links): SYM with two ACTIVE
+# links on distinct RoCE devices within 30 s, then 40 concurrent duplex
+# connections SMC-R and byte-exact, each link carrying at least a quarter.
+#
+# Linux takes a second RoCE port for a version 2 link group only if its
+# interface has an address in the subnet of the connection's own address
+# (192.0.2.0/24 here; rxe1's eth1 is on 198.18.0.0/15), else it offers or
+# answers with a second link on the same port, which rxe cannot route. So
+# Linux's eth1 gets 192.0.2.1x/24 as well, without a prefix route (nothing
+# is routed differently); the link it adds still runs on 198.18.0.0/15.
+source "$ST_DIR/lib.sh"
+[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+N=40
+B=$(st_size 256K 64K)
+SYS=/proc/sys/net/smc/smcr_max_links_per_lgr
+
+if [[ $ST_IMPL == linux ]]; then
+	[[ -w $SYS ]] || st_skip "Linux without $SYS"
+	old=$(<"$SYS")
+	ALIAS=192.0.2.1$([[ $SMCR_ROLE == a ]] && echo 1 || echo 2)/24
+	trap 'echo "$old" >"$SYS"; ip addr del "$ALIAS" dev eth1 2>/dev/null' EXIT
+	echo 2 >"$SYS" || st_fail "cannot set $SYS"
+	ip addr add "$ALIAS" dev eth1 noprefixroute || st_fail "cannot add $ALIAS to eth1"
+else
+	st_param smcr_max_links_per_lgr 2 || exit 1
+	st_param hs_limit 256 || exit 1
+fi
+st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+vm_sync "$ST_KEY-clean" || exit 1
+st_two_links $N "$B"
