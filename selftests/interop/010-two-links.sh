@@ -20,7 +20,7 @@
 # is routed differently); the link it adds still runs on 198.18.0.0/15.
 source "$ST_DIR/lib.sh"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
-N=40
+N=$(st_size 40 20)
 B=$(st_size 256K 64K)
 SYS=/proc/sys/net/smc/smcr_max_links_per_lgr
 

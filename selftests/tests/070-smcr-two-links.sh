@@ -1,10 +1,11 @@
 #!/bin/bash
-# DESC: smcr to smcr with smcr_max_links_per_lgr 2: the server adds a second link on rxe1/eth1 after the first contact; the link group is symmetric with 2 ACTIVE links on both sides, and the connections made after it spread over both links, SMC-R, byte-exact
+# DESC: smcr to smcr, SMC-R v1 (test_clc_version 1), with smcr_max_links_per_lgr 2: the server adds a second link on rxe1/eth1 after the first contact; the link group is symmetric with 2 ACTIVE links on both sides, and the connections made after it spread over both links, SMC-R, byte-exact
 # SMOKE: yes
 # PEER: yes
 # TIMEOUT: 240
 #
-# Both VMs allow two links per link group. a's first connection to b is the
+# Version 1 (079 is the same with version 2, whose ADD LINK carries the
+# RKey pairs itself). Both VMs allow two links per link group. a's first connection to b is the
 # first contact (link 1 on rxe0/eth0); the server then adds link 2 on its
 # other RoCE port (rxe1/eth1, 198.18.0.0/15), the client answering from its
 # own rxe1 (RFC 7609 3.5.1.6: ADD LINK, ADD LINK CONTINUATION with the
@@ -23,6 +24,7 @@ source "$ST_DIR/lib.sh"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 st_param data_path Y || exit 1
 st_param smcr_max_links_per_lgr 2 || exit 1
+st_param test_clc_version 1 || exit 1
 # all N handshakes at once, none turned to TCP by the listener's limit
 [[ $SMCR_ROLE == b ]] && { st_param hs_limit 256 || exit 1; }
 # 100 on stock kernels; the debug kernel serializes the CONFIRM RKEY exchanges
