@@ -177,6 +177,13 @@ static int smc_wr_rx_post(struct smc_link *lnk, u32 idx)
 	return rc;
 }
 
+static void smc_wr_rx_bad_len(struct smc_link *lnk, u32 len)
+{
+	pr_warn_ratelimited("link group %u link %u: the peer sent a CDC message of %u bytes, link down\n",
+			    lnk->lgr->id, lnk->link_id, len);
+	smc_link_down(lnk);
+}
+
 /*
  * A long LLC message: its first 44 bytes in @head, the rest in the tail.
  * One copy in one piece for the LLC; without memory it is lost, and the
@@ -226,8 +233,7 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	 */
 	if (wc->opcode != IB_WC_RECV || (wc->wc_flags & IB_WC_WITH_IMM) ||
 	    wc->byte_len < SMC_WR_BUF_SIZE ||
-	    (wc->byte_len > SMC_WR_BUF_SIZE &&
-	     (!lnk->wr.rx_tail || buf[0] == SMC_CDC_MSG_TYPE))) {
+	    (wc->byte_len > SMC_WR_BUF_SIZE && !lnk->wr.rx_tail)) {
 		pr_warn_ratelimited("link group %u link %u: the peer sent a %u-byte message (opcode %d%s), link down\n",
 				    lnk->lgr->id, lnk->link_id, wc->byte_len,
 				    wc->opcode,
@@ -240,12 +246,14 @@ static void smc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
 				   DMA_FROM_DEVICE);
 	lnk->last_rx = jiffies;
-	if (wc->byte_len > SMC_WR_BUF_SIZE)
-		smc_wr_rx_long(lnk, buf, wc->byte_len);
-	else if (buf[0] != SMC_CDC_MSG_TYPE)
-		smc_llc_rx(lnk, buf, wc->byte_len);
-	else
+	if (buf[0] == SMC_CDC_MSG_TYPE && wc->byte_len == SMC_WR_BUF_SIZE)
 		smc_cdc_rx(lnk, buf, wc->byte_len);
+	else if (wc->byte_len == SMC_WR_BUF_SIZE)
+		smc_llc_rx(lnk, buf, wc->byte_len);
+	else if (buf[0] != SMC_CDC_MSG_TYPE)
+		smc_wr_rx_long(lnk, buf, wc->byte_len);
+	else		/* a CDC message is 44 bytes, in any version */
+		smc_wr_rx_bad_len(lnk, wc->byte_len);
 	ib_dma_sync_single_for_device(lnk->sdev->ibdev, dma, SMC_WR_BUF_SIZE,
 				      DMA_FROM_DEVICE);
 	if (READ_ONCE(lnk->state) != SMC_LNK_INACTIVE &&
@@ -677,6 +685,33 @@ int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
 	return smc_wr_post(lnk, &wr.wr, true, base, elem->buf->elem_size);
 }
 
+/*
+ * Post @len bytes at @dma, the buffer of send slot @idx, as a signaled
+ * SEND; @pool/@pool_len: the mapping the SGE must lie in. The slot is
+ * given back if the post fails.
+ */
+static int smc_wr_tx_post_send(struct smc_link *lnk, u32 idx, u64 dma,
+			       u32 len, bool cdc, u64 pool, u64 pool_len)
+{
+	struct ib_sge sge = {
+		.addr	= dma,
+		.length	= len,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe		= &lnk->wr.tx_slots[idx].cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
+	int rc;
+
+	rc = smc_wr_post(lnk, &wr, cdc, pool, pool_len);
+	if (rc)
+		smc_wr_tx_put(lnk, smc_wr_tx_buf(lnk, idx));
+	return rc;
+}
+
 /**
  * smc_wr_tx_send() - post a filled send buffer as a SEND
  * @lnk: the link
@@ -689,28 +724,14 @@ int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
 int smc_wr_tx_send(struct smc_link *lnk, void *buf)
 {
 	u32 idx = smc_wr_tx_idx(lnk, buf);
-	u64 dma = lnk->wr.tx_dma + idx * SMC_WR_BUF_SIZE;
-	struct ib_sge sge = {
-		.addr	= dma,
-		.length	= SMC_WR_BUF_SIZE,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe		= &lnk->wr.tx_slots[idx].cqe,
-		.sg_list	= &sge,
-		.num_sge	= 1,
-		.opcode		= IB_WR_SEND,
-		.send_flags	= IB_SEND_SIGNALED,
-	};
-	int rc;
 
 	/* the pool, not the slot: the SGE is made from the slot's index, so
 	 * what can go wrong is an index past the pool
 	 */
-	rc = smc_wr_post(lnk, &wr, buf_is_cdc(buf), lnk->wr.tx_dma,
-			 SMC_WR_TX_SLOTS * SMC_WR_BUF_SIZE);
-	if (rc)
-		smc_wr_tx_put(lnk, buf);
-	return rc;
+	return smc_wr_tx_post_send(lnk, idx, lnk->wr.tx_dma +
+				   idx * SMC_WR_BUF_SIZE, SMC_WR_BUF_SIZE,
+				   buf_is_cdc(buf), lnk->wr.tx_dma,
+				   SMC_WR_TX_SLOTS * SMC_WR_BUF_SIZE);
 }
 
 /**
@@ -724,24 +745,12 @@ int smc_wr_tx_send(struct smc_link *lnk, void *buf)
  */
 int smc_wr_tx_send_long(struct smc_link *lnk, void *buf, u32 len)
 {
-	struct ib_sge sge = {
-		.addr	= lnk->wr.long_tx_dma,
-		.length	= len,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe		= &lnk->wr.tx_slots[SMC_WR_TX_LONG].cqe,
-		.sg_list	= &sge,
-		.num_sge	= 1,
-		.opcode		= IB_WR_SEND,
-		.send_flags	= IB_SEND_SIGNALED,
-	};
-	int rc = -EINVAL;
-
-	if (buf == lnk->wr.long_tx && len >= SMC_WR_BUF_SIZE &&
-	    len <= SMC_LLC_V2_MSG_MAX)
-		rc = smc_wr_post(lnk, &wr, false, lnk->wr.long_tx_dma,
-				 SMC_LLC_V2_MSG_MAX);
-	if (rc)
+	if (buf != lnk->wr.long_tx || len < SMC_WR_BUF_SIZE ||
+	    len > SMC_LLC_V2_MSG_MAX) {
 		smc_wr_tx_put(lnk, buf);
-	return rc;
+		return -EINVAL;
+	}
+	return smc_wr_tx_post_send(lnk, SMC_WR_TX_LONG, lnk->wr.long_tx_dma,
+				   len, false, lnk->wr.long_tx_dma,
+				   SMC_LLC_V2_MSG_MAX);
 }
