@@ -22,18 +22,11 @@
 # end (the smcr side's linger) before the addresses go.
 source "$ST_DIR/lib.sh"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
-S=$SMCR_TOOLS/bin/smcr
-P=$ST_PORT
 B=$(st_size 4M 1M)
-case $SMCR_ROLE in
-a) me=1 peer=2 ;;
-b) me=2 peer=1 ;;
-esac
-ME=203.0.113.$me
-PEER=203.0.113.$peer
-GW=198.18.0.$peer
-# the IPv4-mapped GID of 203.0.113.N as netlink prints it
-gid() { printf '0000:0000:0000:0000:0000:ffff:cb00:71%02x' "$1"; }
+# this VM's and the peer's routed address: 203.0.113.<host part of 192.0.2.x>
+ME=203.0.113.${SMCR_LOCAL_IP##*.}
+PEER=203.0.113.${SMCR_PEER_IP##*.}
+GW=198.18.0.${SMCR_PEER_IP##*.}
 
 OLD=$(ip -j -4 addr show dev eth1 | jq -r '.[0].addr_info[] | "\(.local)/\(.prefixlen)"')
 cleanup() {
@@ -53,29 +46,12 @@ mac=$(vm_get "$ST_KEY-mac" 60) || st_fail "no eth1 MAC from the peer"
 ip -4 addr flush dev eth1 || st_fail "ip addr flush eth1"
 ip addr add "$ME/32" dev eth1 || st_fail "ip addr add $ME/32"
 ip neigh replace "$GW" lladdr "$mac" dev eth1 nud permanent || st_fail "ip neigh $GW"
-ip route add "$PEER/32" via "$GW" dev eth1 onlink src "$ME" ||
-	st_fail "ip route add $PEER/32 via $GW"
-gw=$(ip -j route get "$PEER" from "$ME" | jq -r '.[0].gateway // empty')
-[[ $gw == "$GW" ]] || st_fail "route to $PEER: gateway '$gw', want $GW"
+st_host_route_via "$PEER" "$GW" "$ME" eth1 onlink || st_fail "no gateway route"
 vm_sync "$ST_KEY-routes" || exit 1
 
-case $SMCR_ROLE in
-b) st_serve_bg routed server --port "$P" --mode duplex --bytes "$B" \
-	--expect-mode smcr --timeout 120s || st_fail "$ST_IMPL server"
-   st_wait_all || st_fail "$ST_IMPL server: not SMC-R or data wrong" ;;
-a) st_await routed || st_fail "no server"
-   st_smctest client --addr "$PEER" --port "$P" --mode duplex --bytes "$B" \
-	--expect-mode smcr --timeout 120s || st_fail "$ST_IMPL client: not SMC-R or data wrong" ;;
-esac
+st_duplex_smcr routed "$PEER" "$B" || st_fail "$ST_IMPL: not SMC-R or data wrong"
 
-links=$("$S" -j link show) || st_fail "smcr link show"
-lgrs=$("$S" -j lgr show) || st_fail "smcr lgr show"
-st_log "$ST_IMPL: links $links"
-st_log "$ST_IMPL: link groups $lgrs"
-id=$(jq -r --arg g "$(gid "$peer")" '[.[] | select(.peer_gid == $g) | .lgr_id] | unique | .[]' <<<"$links")
-[[ $id =~ ^[0-9]+$ ]] || st_fail "$ST_IMPL: link groups with peer GID $PEER: '$id', want one"
-got=$(jq -r --argjson id "$id" '.[] | select(.id == $id) |
-	"\(.v2.version // 1).\(.v2.release // 0) direct=\(.v2.direct)"' <<<"$lgrs")
-[[ $got == "2.1 direct=false" ]] || st_fail "$ST_IMPL: link group $id: '$got', want '2.1 direct=false'"
+got=$(st_lgr_of_peer "$(st_gid4 "$PEER")") || st_fail "smcr lgr/link show"
+[[ $got == "2.1 direct=false" ]] || st_fail "$ST_IMPL: link group to $PEER: '$got', want '2.1 direct=false'"
 vm_sync "$ST_KEY-done" || exit 1
 st_await_lgr_count 0 90 || st_fail "$ST_IMPL: link groups did not end"

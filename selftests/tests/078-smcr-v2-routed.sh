@@ -10,31 +10,25 @@
 # GID has a gateway. A duplex connection a -> 203.0.113.2 asserts:
 #   - SMC-R on both sides (each side's own sock_diag, --expect-mode) and
 #     the data byte-exact (duplex: both sides verify what they receive);
-#   - the link groups are version 2.1 on both sides and report
-#     direct=false (netlink SMC_NLA_LGR_R_V2_DIRECT through
-#     `smcr -j lgr show`);
-#   - the link's GIDs are the 203.0.113.x addresses.
-# Before routed SMC-R v2 the server declined this connection with NOROUTE
-# (0x030e0000) and it ran over TCP. The addresses and routes are removed
-# at the end (EXIT trap).
+#   - on both sides, the link group whose link has the peer's 203.0.113.x
+#     GID is version 2.1 and reports direct=false (netlink
+#     SMC_NLA_LGR_R_V2_DIRECT through `smcr -j lgr show`), and no other
+#     link group is there.
+# Before routed SMC-R v2 this connection fell back: the server refused
+# version 2 (NOROUTE) and version 1's subnet rule (DIFFPREFIX). The
+# addresses and routes are removed at the end (EXIT trap).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
 st_smcr_data || st_skip "needs data_path=Y"
 S=$SMCR_TOOLS/bin/smcr
-P=$ST_PORT
 B=$(st_size 4M 256K)
-case $SMCR_ROLE in
-a) me=1 peer=2 ;;
-b) me=2 peer=1 ;;
-esac
-ME=203.0.113.$me
-PEER=203.0.113.$peer
-# the IPv4-mapped GID of 203.0.113.N as netlink prints it
-gid() { printf '0000:0000:0000:0000:0000:ffff:cb00:71%02x' "$1"; }
+# this VM's and the peer's routed address: 203.0.113.<host part of 192.0.2.x>
+ME=203.0.113.${SMCR_LOCAL_IP##*.}
+PEER=203.0.113.${SMCR_PEER_IP##*.}
 
 cleanup() {
-	ip route del "$PEER/32" via "192.0.2.$peer" dev eth0 2>/dev/null
+	ip route del "$PEER/32" via "$SMCR_PEER_IP" dev eth0 2>/dev/null
 	ip addr del "$ME/32" dev eth0 2>/dev/null
 	"$S" ueid flush >/dev/null
 	st_params_restore
@@ -49,32 +43,13 @@ if ! "$S" ueid flush >/dev/null || ! "$S" ueid add SMCR-V2-ROUTED >/dev/null; th
 	st_fail "ueid add"
 fi
 ip addr add "$ME/32" dev eth0 || st_fail "ip addr add $ME/32"
-ip route add "$PEER/32" via "192.0.2.$peer" dev eth0 src "$ME" ||
-	st_fail "ip route add $PEER/32 via 192.0.2.$peer"
-gw=$(ip -j route get "$PEER" from "$ME" | jq -r '.[0].gateway // empty')
-[[ $gw == "192.0.2.$peer" ]] || st_fail "route to $PEER: gateway '$gw', want 192.0.2.$peer"
-st_log "route to $PEER via $gw"
+st_host_route_via "$PEER" "$SMCR_PEER_IP" "$ME" eth0 || st_fail "no gateway route"
 vm_sync "$ST_KEY-routes" || exit 1
 
-case $SMCR_ROLE in
-b) st_serve_bg routed server --port "$P" --mode duplex --bytes "$B" \
-	--expect-mode smcr --timeout 100s || st_fail "server"
-   st_wait_all || st_fail "server: not SMC-R or data wrong" ;;
-a) st_await routed || st_fail "no server"
-   st_smctest client --addr "$PEER" --port "$P" --mode duplex --bytes "$B" \
-	--expect-mode smcr --timeout 100s || st_fail "client: not SMC-R or data wrong" ;;
-esac
+st_duplex_smcr routed "$PEER" "$B" || st_fail "not SMC-R or data wrong"
 
-lgrs=$("$S" -j lgr show) || st_fail "smcr lgr show"
-st_log "link groups: $lgrs"
-got=$(jq -r '.[] | if .v2 then "\(.v2.version).\(.v2.release)" else "1" end' <<<"$lgrs" |
-	sort -u | tr '\n' ' ')
-[[ ${got% } == 2.1 ]] || st_fail "link group versions '$got', want '2.1'"
-got=$(jq -r '.[] | .v2.direct' <<<"$lgrs" | sort -u | tr '\n' ' ')
-[[ ${got% } == false ]] || st_fail "link groups' direct '$got', want 'false'"
-links=$("$S" -j link show) || st_fail "smcr link show"
-got=$(jq -r '.[] | "\(.gid) \(.peer_gid)"' <<<"$links" | sort -u | tr '\n' ' ')
-want="$(gid "$me") $(gid "$peer")"
-[[ ${got% } == "$want" ]] || st_fail "link GIDs '$got', want '$want'"
+got=$(st_lgr_of_peer "$(st_gid4 "$PEER")") || st_fail "smcr lgr/link show"
+[[ $got == "2.1 direct=false" ]] || st_fail "link group to $PEER: '$got', want '2.1 direct=false'"
+[[ $(st_lgr_count) == 1 ]] || st_fail "link groups: $("$S" -j lgr show)"
 vm_sync "$ST_KEY-done" || exit 1
 st_await_lgr_count 0 60 || st_fail "link groups did not end"
