@@ -133,12 +133,14 @@ void smc_hs_v2_propose(const struct smc_hs_v2 *v2,
 
 /*
  * A version 2 GID is the IPv4 address of its host's end of the TCP
- * connection (Linux takes the GID of the connection's source address, and
- * so does smcr), so the peer's must be the address the connection comes
- * from. It names the server's link group for the client: without this
- * check any host sharing one of its EIDs could name another client's GID,
- * learn that link group's QP and new RMB from the Accept, and end it with
- * an out-of-sync Decline.
+ * connection (smcr takes the GID of the connection's source address;
+ * Linux the first IPv4 RoCE v2 GID of the connection's interface, the
+ * same unless the interface has more than one IPv4 address), so the
+ * peer's must be the address the connection comes from. It names the
+ * server's link group for the client: without this check any host
+ * sharing one of its EIDs could name another client's GID, learn that
+ * link group's QP and new RMB from the Accept, and end it with an
+ * out-of-sync Decline.
  */
 static bool smc_hs_v2_gid_is_peer(struct smc_sock *smc, const u8 *gid)
 {
