@@ -347,6 +347,54 @@ st_lgr_versions() {
 		jq -r '.[] | if .v2 then "\(.v2.version).\(.v2.release)" else "1" end'
 }
 
+# st_gid4 ADDR: the IPv4-mapped RoCE v2 GID of IPv4 address ADDR as smcr's
+# and Linux's netlink print it (0000:...:ffff:c000:0201 for 192.0.2.1)
+st_gid4() {
+	local o
+	IFS=. read -ra o <<<"$1"
+	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "${o[@]}"
+}
+
+# st_lgr_of_peer GID: "VERSION.RELEASE direct=BOOL" of each of this VM's link
+# groups with a link to peer GID (st_gid4), version 1 as "1.0 direct=null";
+# reads smcr's or Linux's SMC
+st_lgr_of_peer() {
+	local lgrs links
+	lgrs=$("$SMCR_TOOLS/bin/smcr" -j lgr show) || return 1
+	links=$("$SMCR_TOOLS/bin/smcr" -j link show) || return 1
+	jq -r --arg g "$1" --argjson l "$links" '
+		([$l[] | select(.peer_gid == $g) | .lgr_id] | unique) as $ids |
+		.[] | select(.id as $i | $ids | index($i)) |
+		"\(.v2.version // 1).\(.v2.release // 0) direct=\(.v2.direct)"' <<<"$lgrs"
+}
+
+# st_host_route_via PEER GW SRC DEV [ARGS...]: adds the route PEER/32 via GW
+# dev DEV src SRC (ARGS, e.g. onlink) and checks that the route to PEER
+# from SRC goes through GW. Returns 1 (with a message) if not.
+st_host_route_via() {
+	local peer=$1 gw=$2 src=$3 dev=$4 got
+	shift 4
+	ip route add "$peer/32" via "$gw" dev "$dev" src "$src" "$@" ||
+		{ echo "ip route add $peer/32 via $gw failed"; return 1; }
+	got=$(ip -j route get "$peer" from "$src" | jq -r '.[0].gateway // empty')
+	[[ $got == "$gw" ]] || { echo "route to $peer: gateway '$got', want $gw"; return 1; }
+	st_log "route to $peer via $gw dev $dev"
+}
+
+# st_duplex_smcr NAME ADDR BYTES: one duplex connection a -> ADDR port
+# $ST_PORT of BYTES each way, served by role b: SMC-R on each side (its own
+# sock_diag) and the data verified on both. Returns this role's result.
+st_duplex_smcr() {
+	local name=$1 addr=$2 bytes=$3
+	case $SMCR_ROLE in
+	b) st_serve "$name" server --port "$ST_PORT" --mode duplex --bytes "$bytes" \
+		--expect-mode smcr --timeout 120s ;;
+	a) st_await "$name" &&
+	   st_smctest client --addr "$addr" --port "$ST_PORT" --mode duplex --bytes "$bytes" \
+		--expect-mode smcr --timeout 120s ;;
+	esac
+}
+
 # st_held_conns_split N BYTES LGRS MAX: N concurrent duplex connections of
 # BYTES from a to b (port $ST_PORT), SMC-R on both sides and held open 8 s,
 # spread as st_lgrs_split N LGRS MAX says. Returns 1 on any failure.

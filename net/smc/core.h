@@ -429,7 +429,8 @@ struct smc_lgr_key {
  *	set before it is done and constant after it. @release and
  *	@max_conns (0: no limit, version 1) as both sides agreed; @eid the
  *	EID; @peer_os the peer's OS type; @direct: no router between the
- *	links' ends
+ *	links' ends; @nexthop_mac: if not @direct, the router's MAC the
+ *	link's frames go to (the QP's destination MAC, smc_link_rtr())
  * @add_link_next: jiffies before which a client's ADD LINK hint is
  *	ignored (after a failed ADD LINK flow)
  * @add_link_work: the server's ADD LINK flow (llc_link.c); queued only
@@ -491,6 +492,7 @@ struct smc_link_group {
 		u8		max_conns;
 		u8		peer_os;
 		bool		direct;
+		u8		nexthop_mac[ETH_ALEN];
 		u8		eid[SMC_EID_LEN];
 	} v2;
 	unsigned long		add_link_next;

@@ -20,11 +20,20 @@
  * (smc_hs_v2_gid_is_peer()).
  *
  * Version choice: the client proposes both versions it can; the server
- * takes version 2 when it can (an EID in common, the client's v2 GID
- * reached without a router, release 1 limits that work), else version 1
- * (with its common subnet rule, 3.5.1.2), else declines with the reason
- * version 2 failed. Routed RoCE v2 (a gateway between the GIDs) is not
- * done yet: such a connection declines with NOROUTE, or uses version 1.
+ * takes version 2 when it can (an EID in common, a unicast route to the
+ * client's v2 GID, release 1 limits that work), else version 1 (with its
+ * common subnet rule, 3.5.1.2), else declines with the reason version 2
+ * failed.
+ *
+ * Routed RoCE v2: the GIDs may be on different subnets with IPv4 routers
+ * between them (smc_ib_v2_route()). Each side looks up its route to the
+ * other's GID through its RoCE port: with a gateway, the link's frames go
+ * to the router's MAC (taken from its neighbour entry when the link group
+ * is made, not followed later) instead of the peer's CLC MAC. The server
+ * says in the first contact extension whether it reaches the client
+ * directly; as Linux's client does, the client takes the server's MAC
+ * when it does, and declines with NOINDIRECT when the server claims a
+ * router but the client has none. NOROUTE is for no route at all.
  *
  * The test-only parameter test_clc_version makes a side offer and accept
  * only one version (1 or 2; 0, the default, is both), so that the version
@@ -120,12 +129,14 @@ void smc_hs_v2_propose(const struct smc_hs_v2 *v2,
 
 /*
  * A version 2 GID is the IPv4 address of its host's end of the TCP
- * connection (Linux takes the GID of the connection's source address, and
- * so does smcr), so the peer's must be the address the connection comes
- * from. It names the server's link group for the client: without this
- * check any host sharing one of its EIDs could name another client's GID,
- * learn that link group's QP and new RMB from the Accept, and end it with
- * an out-of-sync Decline.
+ * connection (smcr takes the GID of the connection's source address;
+ * Linux the first IPv4 RoCE v2 GID of the connection's interface, the
+ * same unless the interface has more than one IPv4 address), so the
+ * peer's must be the address the connection comes from. It names the
+ * server's link group for the client: without this check any host
+ * sharing one of its EIDs could name another client's GID, learn that
+ * link group's QP and new RMB from the Accept, and end it with an
+ * out-of-sync Decline.
  */
 static bool smc_hs_v2_gid_is_peer(struct smc_sock *smc, const u8 *gid)
 {
@@ -141,13 +152,13 @@ static bool smc_hs_v2_gid_is_peer(struct smc_sock *smc, const u8 *gid)
  * @offer: our RoCE port for the connection
  * @prop: the client's Proposal
  * @v2: from smc_hs_v2_local(); on success the EID, the limits agreed and
- *	whether the client is reached directly
+ *	the route to the client's GID (direct, or the router's MAC)
  *
  * Return: 0 if version 2 is chosen, else why not, as a Decline code:
  * MODEUNSUPP (not offered), why smc_hs_v2_local() found it impossible
  * here, NOUEID (no EID in common), NOSMCRDEV (the client's v2 GID is not
- * its address), NOROUTE (a router between the GIDs), MAXCONNERR or
- * MAXLINKERR (release 1 limits).
+ * its address), NOROUTE (no unicast route to it through our port, or its
+ * router's MAC unknown), MAXCONNERR or MAXLINKERR (release 1 limits).
  */
 u32 smc_hs_v2_choose(struct smc_sock *smc, const struct smc_offer *offer,
 		     const struct smc_clc_proposal_info *prop,
@@ -162,9 +173,8 @@ u32 smc_hs_v2_choose(struct smc_sock *smc, const struct smc_offer *offer,
 		return SMC_CLC_DECL_NOUEID;
 	if (!smc_hs_v2_gid_is_peer(smc, prop->roce_v2_gid))
 		return SMC_CLC_DECL_NOSMCRDEV;
-	v2->direct = smc_ib_v2_direct(sock_net(&smc->sk), &offer->pick,
-				      prop->roce_v2_gid);
-	if (!v2->direct)
+	if (smc_ib_v2_route(sock_net(&smc->sk), &offer->pick,
+			    prop->roce_v2_gid, &v2->route))
 		return SMC_CLC_DECL_NOROUTE;
 	return smc_clc_v2_server_limits(prop, &v2->ours, &v2->agreed);
 }
@@ -188,9 +198,10 @@ static bool smc_hs_v2_eid_ours(const struct smc_hs_v2 *v2, const u8 *eid)
  *	first contact, the limits and the peer's OS type
  *
  * Return: 0, or the Decline code: VERSMISMAT for a version we did not
- * propose, NOUEID for an EID not ours, NOROUTE if we do not reach the
- * server's GID without a router, NOINDIRECT if the server claims a router
- * we do not see, RELEASEERR / MAXCONNERR / MAXLINKERR (release 1).
+ * propose, NOUEID for an EID not ours, NOSMCRDEV if the server's GID is
+ * not its address, NOROUTE if we have no route to it (smc_ib_v2_route()),
+ * NOINDIRECT if the server claims a router where we reach it directly,
+ * RELEASEERR / MAXCONNERR / MAXLINKERR (release 1).
  */
 u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
 		       const struct smc_clc_accept_info *acc,
@@ -212,11 +223,18 @@ u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
 		return 0;
 	if (!smc_hs_v2_gid_is_peer(smc, acc->gid))
 		return SMC_CLC_DECL_NOSMCRDEV;
-	v2->direct = smc_ib_v2_direct(sock_net(&smc->sk), &offer->pick,
-				      acc->gid);
-	if (!v2->direct)
+	if (smc_ib_v2_route(sock_net(&smc->sk), &offer->pick, acc->gid,
+			    &v2->route))
 		return SMC_CLC_DECL_NOROUTE;
-	if (!acc->v2.v2_direct)
+	/*
+	 * The server's first contact extension says whether it reaches us
+	 * without a router. If it does, the link's frames go to its MAC
+	 * whatever our route says, as Linux's client takes them; if it
+	 * does not, ours must go through a router as well.
+	 */
+	if (acc->v2.v2_direct)
+		v2->route.direct = true;
+	else if (v2->route.direct)
 		return SMC_CLC_DECL_NOINDIRECT;
 	v2->peer_os = acc->v2.os_type;
 	return smc_clc_v2_client_limits(&acc->v2, &v2->ours, &v2->agreed);
@@ -261,7 +279,7 @@ void smc_hs_v2_fill(const struct smc_hs_v2 *v2, const struct smc_link *lnk,
 	out->has_fce = true;
 	out->os_type = SMC_CLC_OS_LINUX;
 	out->release = v2->agreed.release;
-	out->v2_direct = v2->direct;
+	out->v2_direct = v2->route.direct;
 	out->max_conns = v2->agreed.max_conns;
 	out->max_links = v2->agreed.max_links;
 	if (confirm && lnk) {
@@ -303,7 +321,8 @@ void smc_hs_v2_lgr_init(struct smc_link_group *lgr,
 	lgr->v2.release = v2->agreed.release;
 	lgr->v2.max_conns = v2->agreed.max_conns;
 	lgr->v2.peer_os = v2->peer_os;
-	lgr->v2.direct = v2->direct;
+	lgr->v2.direct = v2->route.direct;
+	memcpy(lgr->v2.nexthop_mac, v2->route.nexthop_mac, ETH_ALEN);
 	memcpy(lgr->v2.eid, v2->eid, SMC_EID_LEN);
 	WRITE_ONCE(lgr->max_links, min(lgr->max_links, v2->agreed.max_links));
 }

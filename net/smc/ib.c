@@ -23,11 +23,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
+#include <net/neighbour.h>
 #include <net/route.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
@@ -282,57 +284,124 @@ int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 }
 
 /*
- * Does @ndev reach @peer (an IPv4-mapped GID) without a router? Only a
- * unicast address: a broadcast or multicast one is "direct" too. The
- * route is the one the host takes, not one bound to @ndev: with the
- * interface given, a lookup that finds no route through it assumes the
- * peer is on its link, and rxe would then send out of @ndev to an
- * address the host reaches through another interface (where the peer's
- * other port, not the one with the QP, takes the packets).
+ * The host's route from @local to @peer (IPv4-mapped GIDs), if it is a
+ * unicast route that leaves through @ndev; NULL otherwise (a broadcast or
+ * multicast address would look "direct" too). ip_rt_put() it. The host's
+ * route, not one bound to @ndev: with the interface given, a lookup that
+ * finds no route through it assumes the peer is on its link, and rxe
+ * would then send out of @ndev to an address the host reaches through
+ * another interface (where the peer's other port, not the one with the
+ * QP, takes the packets).
  */
+static struct rtable *smc_ib_route4(struct net *net, struct net_device *ndev,
+				    const union ib_gid *local,
+				    const union ib_gid *peer,
+				    struct flowi4 *fl4)
+{
+	struct rtable *rt;
+
+	memset(fl4, 0, sizeof(*fl4));
+	memcpy(&fl4->daddr, &peer->raw[12], sizeof(fl4->daddr));
+	memcpy(&fl4->saddr, &local->raw[12], sizeof(fl4->saddr));
+	rt = ip_route_output_key(net, fl4);
+	if (IS_ERR(rt))
+		return NULL;
+	if (rt->dst.dev != ndev || rt->rt_type != RTN_UNICAST) {
+		ip_rt_put(rt);
+		return NULL;
+	}
+	return rt;
+}
+
+/* Does @ndev reach @peer (an IPv4-mapped GID) without a router? */
 static bool smc_ib_reaches(struct net *net, struct net_device *ndev,
 			   const union ib_gid *local, const union ib_gid *peer)
 {
-	struct flowi4 fl4 = {};
+	struct flowi4 fl4;
 	struct rtable *rt;
 	bool ok;
 
-	memcpy(&fl4.daddr, &peer->raw[12], sizeof(fl4.daddr));
-	memcpy(&fl4.saddr, &local->raw[12], sizeof(fl4.saddr));
-	rt = ip_route_output_key(net, &fl4);
-	if (IS_ERR(rt))
+	rt = smc_ib_route4(net, ndev, local, peer, &fl4);
+	if (!rt)
 		return false;
-	ok = rt->dst.dev == ndev && !rt->rt_uses_gateway &&
-	     rt->rt_type == RTN_UNICAST;
+	ok = !rt->rt_uses_gateway;
 	ip_rt_put(rt);
 	return ok;
 }
 
+/*
+ * The MAC of the router @rt sends to, if its neighbour entry is valid.
+ * An entry not resolved yet is asked for (the next connection finds it)
+ * and counts as no route: a link's frames need a destination MAC now.
+ */
+static int smc_ib_gw_mac(struct rtable *rt, struct flowi4 *fl4, u8 *mac)
+{
+	struct neighbour *neigh;
+	int rc = -EHOSTUNREACH;
+
+	/* an IPv6 next hop of an IPv4 route (RFC 5549): Linux's SMC-R v2
+	 * does not take one either
+	 */
+	if (rt->rt_gw_family != AF_INET)
+		return -ENETUNREACH;
+	neigh = dst_neigh_lookup(&rt->dst, &fl4->daddr);
+	if (!neigh)
+		return -ENETUNREACH;
+	if (READ_ONCE(neigh->nud_state) & NUD_VALID) {
+		neigh_ha_snapshot(mac, neigh, rt->dst.dev);
+		rc = is_valid_ether_addr(mac) ? 0 : -EHOSTUNREACH;
+	} else {
+		neigh_event_send(neigh, NULL);
+	}
+	neigh_release(neigh);
+	return rc;
+}
+
 /**
- * smc_ib_v2_direct() - does our port reach an SMC-R v2 peer without a router?
+ * smc_ib_v2_route() - how does our port reach an SMC-R v2 peer?
  * @net: the connection's namespace
  * @pick: our port, as smc_ib_find_port() chose it
  * @peer_gid: the peer's SMC-R v2 GID
+ * @route: filled on success: @direct, and the router's MAC if not direct
  *
- * Return: true if @peer_gid is IPv4-mapped and the route to it from our
- * GID's address leaves through our port's interface without a gateway.
+ * The route is the one from our GID's address to the peer's, leaving
+ * through our port's interface, unicast. Through a router, the link's
+ * frames go to that router's MAC; its neighbour entry must be valid.
+ * Process context; no lock is needed (routing and neighbour lookups take
+ * their own references).
+ *
+ * Return: 0, or a negative errno if either GID is not IPv4-mapped, there
+ * is no such route, it goes through an IPv6 next hop, or the router's
+ * MAC is not known (yet).
  */
-bool smc_ib_v2_direct(struct net *net, const struct smc_ib_pick *pick,
-		      const u8 *peer_gid)
+int smc_ib_v2_route(struct net *net, const struct smc_ib_pick *pick,
+		    const u8 *peer_gid, struct smc_ib_route *route)
 {
 	struct net_device *ndev;
-	bool ok;
+	struct flowi4 fl4;
+	struct rtable *rt;
+	int rc = 0;
 
+	memset(route, 0, sizeof(*route));
 	if (!ipv6_addr_v4mapped((const struct in6_addr *)peer_gid) ||
 	    !ipv6_addr_v4mapped((const struct in6_addr *)pick->gid))
-		return false;
+		return -EINVAL;
 	ndev = dev_get_by_index(net, pick->ifindex);
 	if (!ndev)
-		return false;
-	ok = smc_ib_reaches(net, ndev, (const union ib_gid *)pick->gid,
-			    (const union ib_gid *)peer_gid);
+		return -ENODEV;
+	rt = smc_ib_route4(net, ndev, (const union ib_gid *)pick->gid,
+			   (const union ib_gid *)peer_gid, &fl4);
+	if (!rt) {
+		rc = -ENETUNREACH;
+		goto out;
+	}
+	route->direct = !rt->rt_uses_gateway;
+	if (!route->direct)
+		rc = smc_ib_gw_mac(rt, &fl4, route->nexthop_mac);
+	ip_rt_put(rt);
+out:
 	dev_put(ndev);
-	return ok;
+	return rc;
 }
 
 /*

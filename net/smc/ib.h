@@ -64,12 +64,22 @@ struct smc_ib_pick {
 	int			ifindex;
 };
 
+/**
+ * struct smc_ib_route - how a RoCE v2 port reaches an SMC-R v2 peer's GID
+ * @direct: without a router: the peer's address is on our link
+ * @nexthop_mac: if not @direct, the MAC of the router the frames go to
+ */
+struct smc_ib_route {
+	bool	direct;
+	u8	nexthop_mac[ETH_ALEN];
+};
+
 extern struct ib_client smc_ib_client;
 
 int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 		     struct smc_ib_pick *pick);
-bool smc_ib_v2_direct(struct net *net, const struct smc_ib_pick *pick,
-		      const u8 *peer_gid);
+int smc_ib_v2_route(struct net *net, const struct smc_ib_pick *pick,
+		    const u8 *peer_gid, struct smc_ib_route *route);
 int smc_ib_find_alt_port(struct net *net, struct smc_ib_device *skip_dev,
 			 u32 skip_port, bool roce_v2,
 			 const u8 peer[SMC_IB_GID_LEN],

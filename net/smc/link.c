@@ -254,6 +254,9 @@ int smc_link_rtr(struct smc_link *lnk)
 		mutex_unlock(&lnk->qp_mutex);
 		return rc;
 	}
+	/* routed SMC-R v2 (hs_v2.c): the frames go to the router */
+	if (lnk->lgr->key.version == SMC_CLC_V2 && !lnk->lgr->v2.direct)
+		memcpy(a->dmac, lnk->lgr->v2.nexthop_mac, ETH_ALEN);
 	attr.qp_state = IB_QPS_RTR;
 	attr.path_mtu = a->path_mtu;
 	attr.dest_qp_num = a->dest_qpn;

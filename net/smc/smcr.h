@@ -306,7 +306,8 @@ void smc_stats_exit(void);
  * @ours: our release and limits
  * @agreed: first contact: what both sides agreed on
  * @eid: the negotiated EID
- * @direct: the peer's GID is reached without a router
+ * @route: how our port reaches the peer's GID: without a router, or
+ *	through which router's MAC
  * @peer_os: first contact: the peer's OS type
  */
 struct smc_hs_v2 {
@@ -318,7 +319,7 @@ struct smc_hs_v2 {
 	struct smc_clc_v2_limits	ours;
 	struct smc_clc_v2_limits	agreed;
 	u8				eid[SMC_EID_LEN];
-	bool				direct;
+	struct smc_ib_route		route;
 	u8				peer_os;
 };
 

@@ -7,7 +7,8 @@
 # Each phase asserts mode and fallback reasons on both sides (sock_diag)
 # and the link group's version on both sides (netlink):
 #   1. both VMs have the user EID SMCR-V2-A: the connection runs SMC-R and
-#      the link groups are version 2.1 on both sides;
+#      the link groups are version 2.1 on both sides, direct (no router:
+#      v2.direct true; 078 has the routed case);
 #   2. the server's only user EID is SMCR-V2-B (none in common): the server
 #      cannot take version 2 and takes the version 1 the client offered as
 #      well: SMC-R, link groups of version 1;
@@ -45,6 +46,10 @@ phase() {
 	local got
 	got=$(st_lgr_versions | sort -u | tr '\n' ' ')
 	[[ ${got% } == "$ver" ]] || { st_log "link group versions '$got', want '$ver'"; return 1; }
+	if [[ $ver == 2.1 ]]; then	# same subnet: no router between the GIDs
+		got=$("$S" -j lgr show | jq -r '.[] | .v2.direct' | sort -u | tr '\n' ' ')
+		[[ ${got% } == true ]] || { st_log "link groups' direct '$got', want 'true'"; return 1; }
+	fi
 	vm_sync "$ST_KEY-$name-done" || return 1
 	st_await_lgr_count 0 60 || return 1
 }

@@ -194,6 +194,8 @@ void json_lgr_fields(Json &j, const LinkGroup &g)
 		j.key("v2").begin_object();
 		j.key("version").value(uint64_t{*g.v2_version});
 		j.key("release").value(uint64_t{g.v2_release});
+		if (g.v2_direct)
+			j.key("direct").value(*g.v2_direct);
 		j.key("peer_host").value(g.peer_host);
 		j.key("negotiated_eid").value(g.neg_eid);
 		j.end_object();

@@ -44,6 +44,7 @@ struct LinkGroup {
 	uint64_t sndbuf_alloc = 0, rmb_alloc = 0;
 	std::optional<uint8_t> v2_version; // set for SMC-R v2 link groups
 	uint8_t v2_release = 0;
+	std::optional<bool> v2_direct; // v2: the peer's GID is reached without a router
 	std::string peer_host, neg_eid;
 	std::vector<Link> links; // filled by the link dump only
 };

@@ -335,6 +335,11 @@ std::vector<LinkGroup> Client::link_groups(bool with_links)
 					g.peer_host = str(v, SMC_NLA_LGR_V2_PEER_HOST);
 					g.neg_eid = str(v, SMC_NLA_LGR_V2_NEG_EID);
 				}
+				if (const nlattr *r2 = find(m, SMC_NLA_LGR_R_V2)) {
+					AttrMap v = nested(r2);
+					if (find(v, SMC_NLA_LGR_R_V2_DIRECT))
+						g.v2_direct = num(v, SMC_NLA_LGR_R_V2_DIRECT) != 0;
+				}
 				out.push_back(std::move(g));
 			} else if (nla_type(a) == SMC_GEN_LINK_SMCR && !out.empty()) {
 				Link l;

@@ -162,6 +162,11 @@ TEST(SmcrFormat, LinkGroupsAndLinks)
 		  "00000100  1       ACTIVE  3       rxe0    1     fe80::1  fe80::2\n");
 	auto j = format_lgrs(v, true);
 	EXPECT_EQ(j.rfind("[{\"id\":256,\"role\":\"server\",\"type\":\"SINGLE\"", 0), 0u) << j;
+	// a v2 link group's JSON says whether the peer is reached directly
+	v2[0].v2_direct = false;
+	auto j2 = format_lgrs(v2, true);
+	EXPECT_NE(j2.find("\"v2\":{\"version\":2,\"release\":1,\"direct\":false,"),
+		  std::string::npos) << j2;
 	EXPECT_EQ(format_lgrs({}, true), "[]\n");
 	EXPECT_EQ(format_links({}, true), "[]\n");
 	EXPECT_EQ(format_lgrs({}, false), "LG-ID  LG-ROLE  LG-TYPE  VERSION  VLAN  #CONNS  PNET-ID\n");
