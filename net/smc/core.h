@@ -50,9 +50,10 @@ struct smc_clc_accept_info;
 #define SMC_WR_TX_LONG		SMC_WR_TX_SLOTS	/* the long send buffer */
 #define SMC_WR_RX_TAIL		(SMC_LLC_V2_MSG_MAX - SMC_WR_BUF_SIZE)
 /* send queue: each message send with up to two RDMA writes before it (a
- * write split at the ring's end), one RMB registration, one spare
+ * write split at the ring's end), the long LLC send of version 2, one RMB
+ * registration, one spare
  */
-#define SMC_WR_SQ_DEPTH		(3 * SMC_WR_TX_SLOTS + 2)
+#define SMC_WR_SQ_DEPTH		(3 * SMC_WR_TX_SLOTS + 3)
 #define SMC_WR_RQ_DEPTH		(SMC_WR_RX_BUFS + 1)
 
 struct smc_link;
@@ -111,7 +112,8 @@ struct smc_wr_rx_slot {
  * @long_tx_dma: its DMA address (to the device)
  * @rx_tail: SMC-R v2 only: where the bytes of a received message past
  *	its first SMC_WR_BUF_SIZE go, for every receive buffer - one tail
- *	per link, as Linux has. A peer runs one LLC flow at a time (3.5.5.3)
+ *	per link (Linux has one per link group). A peer runs one LLC flow at
+ *	a time (3.5.5.3)
  *	and sends its next long message only after our reply to the last
  *	one, so a tail is read before the next long message arrives; a peer
  *	that sends two at once garbles its own second-to-last (which is
@@ -845,13 +847,14 @@ int smc_llc_add_link_pairs_take(struct smc_link *ref, struct smc_link *lnk,
 				unsigned int k);
 
 /* llc_v2_link.c */
-bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len);
+bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len,
+		   struct smc_llc_v2_pairs **pairs);
+void smc_llc_v2_keep(struct smc_link_group *lgr, struct smc_llc_v2_pairs *p);
 int smc_llc_v2_send_add_link(struct smc_link *ref, struct smc_link *lnk,
 			     const struct smc_llc_msg_info *info);
 int smc_llc_v2_take_pairs(struct smc_link *ref, struct smc_link *lnk,
 			  bool response);
-void smc_llc_v2_req_done(struct smc_link_group *lgr, struct smc_link *ref,
-			 bool added);
+void smc_llc_v2_req_done(struct smc_link_group *lgr, struct smc_link *ref);
 void smc_llc_v2_purge(struct smc_link_group *lgr);
 void smc_llc_add_link_work(struct work_struct *work);
 void smc_llc_add_link_client(struct smc_link *lnk,

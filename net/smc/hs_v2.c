@@ -223,19 +223,22 @@ u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
 		return 0;
 	if (!smc_hs_v2_gid_is_peer(smc, acc->gid))
 		return SMC_CLC_DECL_NOSMCRDEV;
-	if (smc_ib_v2_route(sock_net(&smc->sk), &offer->pick, acc->gid,
-			    &v2->route))
-		return SMC_CLC_DECL_NOROUTE;
 	/*
 	 * The server's first contact extension says whether it reaches us
 	 * without a router. If it does, the link's frames go to its MAC
-	 * whatever our route says, as Linux's client takes them; if it
-	 * does not, ours must go through a router as well.
+	 * whatever our route says (or whether we have one yet: a router's
+	 * MAC still unresolved), as Linux's client takes them; if it does
+	 * not, ours must go through a router as well.
 	 */
-	if (acc->v2.v2_direct)
+	if (acc->v2.v2_direct) {
+		memset(&v2->route, 0, sizeof(v2->route));
 		v2->route.direct = true;
-	else if (v2->route.direct)
+	} else if (smc_ib_v2_route(sock_net(&smc->sk), &offer->pick, acc->gid,
+				   &v2->route)) {
+		return SMC_CLC_DECL_NOROUTE;
+	} else if (v2->route.direct) {
 		return SMC_CLC_DECL_NOINDIRECT;
+	}
 	v2->peer_os = acc->v2.os_type;
 	return smc_clc_v2_client_limits(&acc->v2, &v2->ours, &v2->agreed);
 }
@@ -324,5 +327,11 @@ void smc_hs_v2_lgr_init(struct smc_link_group *lgr,
 	lgr->v2.direct = v2->route.direct;
 	memcpy(lgr->v2.nexthop_mac, v2->route.nexthop_mac, ETH_ALEN);
 	memcpy(lgr->v2.eid, v2->eid, SMC_EID_LEN);
-	WRITE_ONCE(lgr->max_links, min(lgr->max_links, v2->agreed.max_links));
+	/*
+	 * Through a router, one link: another link's port would need its
+	 * own route and router (ADD LINK takes ports that reach the peer
+	 * directly), and the link group has one router's MAC
+	 */
+	WRITE_ONCE(lgr->max_links, v2->route.direct ?
+		   min(lgr->max_links, v2->agreed.max_links) : 1);
 }

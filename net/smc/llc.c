@@ -171,20 +171,22 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	int state = READ_ONCE(lnk->state);
+	struct smc_llc_v2_pairs *pairs = NULL;
 	struct smc_llc_msg_info info;
 	u8 v1[SMC_LLC_MSG_LEN];
 
 	if (state != SMC_LNK_ACTIVATING && state != SMC_LNK_ACTIVE)
 		return;
 	if (lgr->key.version == SMC_CLC_V2) {	/* llc_v2*.c */
-		if (smc_llc_v2_rx(lnk, msg, len) ||
-		    smc_llc_v2_unwrap(msg, len, v1))
+		if (!smc_llc_v2_rx(lnk, msg, len, &pairs))
 			return;
+		if (smc_llc_v2_unwrap(msg, len, v1))
+			goto drop;
 		msg = v1;
 		len = sizeof(v1);
 	}
 	if (smc_llc_parse(msg, len, &info))
-		return;		/* malformed, optional or unsupported */
+		goto drop;	/* malformed, optional or unsupported */
 	if (smc_llc_check_sender(&info, !lgr->server,
 				 state == SMC_LNK_ACTIVE ?
 				 SMC_LLC_LINK_ACTIVE :
@@ -192,7 +194,12 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 		pr_info_ratelimited("link group %u: dropped LLC type %#x%s from the peer\n",
 				    lgr->id, info.type,
 				    info.response ? " reply" : "");
-		return;
+		goto drop;
+	}
+	/* an ADD LINK's pairs for its flow; one without: none */
+	if (lgr->key.version == SMC_CLC_V2 && info.type == SMC_LLC_ADD_LINK) {
+		smc_llc_v2_keep(lgr, pairs);
+		pairs = NULL;
 	}
 	if (info.type == SMC_LLC_TEST_LINK) {
 		if (info.response)
@@ -206,6 +213,9 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	if (!info.response)
 		smc_llc_enqueue(lnk, &info);
 	/* a reply nobody waits for (any more) is dropped */
+	return;
+drop:
+	kfree(pairs);
 }
 
 /*

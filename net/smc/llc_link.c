@@ -638,7 +638,7 @@ void smc_llc_add_link_work(struct work_struct *work)
 	}
 out:
 	/* a version 2 client that asked for a link hears of it either way */
-	smc_llc_v2_req_done(lgr, ref, !rc);
+	smc_llc_v2_req_done(lgr, ref);
 	smc_llc_flow_end(lgr);
 }
 

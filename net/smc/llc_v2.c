@@ -42,7 +42,13 @@
 #include <linux/swab.h>
 #include <smcr/llc.h>
 
-/* Bytes 1-2 of a version 2 message: its length, big endian */
+/*
+ * Bytes 1-2 of a version 2 message: its length, big endian. Linux reads
+ * them in host order and drops a length below 44: little endian on x86,
+ * ours reads as (low byte) * 256 + high byte, which is at least 44 as long
+ * as the low byte is not 0. Ours are 44 and 72 + 16 * n, never a multiple
+ * of 256.
+ */
 static void smc_llc_v2_set_len(u8 *msg, size_t len)
 {
 	msg[1] = len >> 8;

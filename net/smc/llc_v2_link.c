@@ -14,17 +14,19 @@
  *   takes the pairs, RTR, RTS
  *   CONFIRM LINK, on the new link        ->   ...as in version 1
  *
- * The receive path takes the pairs out of the message (smc_llc_v2_rx())
- * and keeps them for the flow; the message itself goes on in its version
- * 1 form (44 bytes) to the waiting flow, which takes the pairs when it
- * has the message (smc_llc_v2_take_pairs()). One ADD LINK flow runs at a
+ * The receive path takes the pairs out of the message (smc_llc_v2_rx()),
+ * and keeps them for the flow once the message passed the checks of its
+ * type (smc_llc_v2_keep()); the message itself goes on in its version 1
+ * form (44 bytes) to the waiting flow, which takes the pairs when it has
+ * the message (smc_llc_v2_take_pairs()). One ADD LINK flow runs at a
  * time (3.5.5.3), so one set is kept; a newer ADD LINK replaces it, and
  * the flow takes it only if it names the flow's link and direction.
  *
  * A client asks a server for a link with a REQ ADD LINK (Linux sends one
  * when it has a new RoCE port or lost a link). The server answers with an
  * ADD LINK flow, or - when none comes of it - with a REQ ADD LINK reply:
- * Linux's client starts nothing else until one of them came.
+ * Linux's client starts nothing else until one of them came. A routed
+ * link group has one link (hs_v2.c), so it answers with the reply.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,9 +50,15 @@ struct smc_llc_v2_pairs {
 	struct smc_llc_rkey_pair_info	pairs[SMC_LLC_V2_RKEYS_MAX];
 };
 
-/* Keep @p for the flow (NULL: forget what was kept) */
-static void smc_llc_v2_keep(struct smc_link_group *lgr,
-			    struct smc_llc_v2_pairs *p)
+/**
+ * smc_llc_v2_keep() - keep an ADD LINK's pairs for the flow
+ * @lgr: the link group
+ * @p: from smc_llc_v2_rx() for an ADD LINK that passed the checks of its
+ *	type, or NULL for one without pairs: forget what was kept
+ *
+ * Context: any; does not sleep.
+ */
+void smc_llc_v2_keep(struct smc_link_group *lgr, struct smc_llc_v2_pairs *p)
 {
 	spin_lock_bh(&lgr->llc_rx_lock);
 	swap(lgr->llc_v2_pairs, p);
@@ -59,12 +67,12 @@ static void smc_llc_v2_keep(struct smc_link_group *lgr,
 }
 
 /*
- * An ADD LINK longer than 44 bytes: keep its pairs. An extension that
- * does not parse drops the whole message: the flow it belongs to times
- * out, as with a message lost.
+ * The pairs of an ADD LINK longer than 44 bytes. An extension that does
+ * not parse drops the whole message: the flow it belongs to times out, as
+ * with a message lost. Return: false to drop.
  */
 static bool smc_llc_v2_rx_add_link(struct smc_link *lnk, const u8 *msg,
-				   size_t len)
+				   size_t len, struct smc_llc_v2_pairs **pairs)
 {
 	const struct smc_llc_add_link *al = (const void *)msg;
 	struct smc_llc_v2_pairs *p;
@@ -72,54 +80,77 @@ static bool smc_llc_v2_rx_add_link(struct smc_link *lnk, const u8 *msg,
 
 	p = kmalloc(sizeof(*p), GFP_ATOMIC);
 	if (!p)
-		return true;		/* as if lost */
+		return false;		/* as if lost */
 	n = smc_llc_v2_add_link_rkeys(msg, len, p->pairs);
 	if (n < 0) {
 		pr_info_ratelimited("link group %u: dropped an ADD LINK of %zu bytes with a malformed RKey extension\n",
 				    lnk->lgr->id, len);
 		kfree(p);
-		return true;
+		return false;
 	}
 	p->link_num = al->link_num;
 	p->response = al->hdr.flags & SMC_LLC_FLAG_RESP;
 	p->n = n;
-	smc_llc_v2_keep(lnk->lgr, p);
-	return false;
+	*pairs = p;
+	return true;
 }
 
-/* The server's REQ ADD LINK reply on @lnk: no link came of the request */
-static void smc_llc_v2_req_reply(struct smc_link *lnk)
+/*
+ * The server's REQ ADD LINK reply on @lnk: no link came of the request.
+ * Linux's client starts no other flow before it came: from the receive
+ * path (@wait false) without a free send buffer, the ADD LINK work
+ * answers instead.
+ */
+static int smc_llc_v2_req_reply(struct smc_link *lnk, bool wait)
 {
 	void *buf;
+	int rc;
 
-	if (smc_wr_tx_get(lnk, false, &buf))
-		return;		/* the client's request times out */
+	rc = smc_wr_tx_get(lnk, wait, &buf);
+	if (rc)
+		return rc;
 	smc_llc_v2_req_add_link_reply(buf);
-	smc_wr_tx_send(lnk, buf);
+	return smc_wr_tx_send(lnk, buf);
 }
 
-/* A client's REQ ADD LINK: start an ADD LINK flow if one may come of it */
+/* Take the mark of a REQ ADD LINK waiting for its answer */
+static bool smc_llc_v2_req_take(struct smc_link_group *lgr)
+{
+	bool req;
+
+	spin_lock_bh(&lgr->llc_rx_lock);
+	req = lgr->llc_v2_req;
+	lgr->llc_v2_req = false;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	return req;
+}
+
+/*
+ * A client's REQ ADD LINK, on an ACTIVE link of a link group whose first
+ * contact is done: the ADD LINK flow, if one may come of it, answers it;
+ * else the REQ ADD LINK reply.
+ */
 static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
 				       size_t len)
 {
 	struct smc_link_group *lgr = lnk->lgr;
+	bool flow;
 
-	if (!lgr->server || smc_llc_v2_req_add_link_check(msg, len)) {
-		pr_info_ratelimited("link group %u: dropped a REQ ADD LINK%s of %zu bytes\n",
-				    lgr->id, lgr->server ? "" : " to a client",
-				    len);
+	if (!lgr->server || READ_ONCE(lnk->state) != SMC_LNK_ACTIVE ||
+	    READ_ONCE(lgr->pending) || smc_llc_v2_req_add_link_check(msg, len)) {
+		pr_info_ratelimited("link group %u: dropped a REQ ADD LINK of %zu bytes\n",
+				    lgr->id, len);
 		return;
 	}
-	if (READ_ONCE(lgr->max_links) > 1 &&
-	    smc_lgr_active_links(lgr) < READ_ONCE(lgr->max_links) &&
-	    time_after_eq(jiffies, READ_ONCE(lgr->add_link_next))) {
-		spin_lock_bh(&lgr->llc_rx_lock);
-		lgr->llc_v2_req = true;
-		spin_unlock_bh(&lgr->llc_rx_lock);
-		smc_llc_add_link_queue(lgr);
+	flow = READ_ONCE(lgr->max_links) > 1 &&
+	       smc_lgr_active_links(lgr) < READ_ONCE(lgr->max_links) &&
+	       time_after_eq(jiffies, READ_ONCE(lgr->add_link_next));
+	if (!flow && !smc_llc_v2_req_reply(lnk, false))
 		return;
-	}
-	smc_llc_v2_req_reply(lnk);
+	spin_lock_bh(&lgr->llc_rx_lock);
+	lgr->llc_v2_req = true;
+	spin_unlock_bh(&lgr->llc_rx_lock);
+	smc_llc_add_link_queue(lgr);
 }
 
 /**
@@ -127,25 +158,27 @@ static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
  * @lnk: the link a message of a version 2 link group came on
  * @msg: the message
  * @len: its length
+ * @pairs: set for an ADD LINK with RKey pairs (the caller keeps them with
+ *	smc_llc_v2_keep() if the message passes the checks of its type, and
+ *	frees them otherwise); else NULL
  *
  * Context: receive completion; does not sleep.
- * Return: true if the message is done with; false if its first 44 bytes
- * go on to smc_llc_v2_unwrap() and smc_llc_parse().
+ * Return: true if the first 44 bytes go on to smc_llc_v2_unwrap() and
+ * smc_llc_parse(); false if the message is done with.
  */
-bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len)
+bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len,
+		   struct smc_llc_v2_pairs **pairs)
 {
 	const struct smc_llc_hdr *hdr = msg;
 
+	*pairs = NULL;
 	if (hdr->type == SMC_LLC_REQ_ADD_LINK_V2) {
 		smc_llc_v2_rx_req_add_link(lnk, msg, len);
-		return true;
-	}
-	if (hdr->type != SMC_LLC_ADD_LINK_V2)
 		return false;
-	if (len > SMC_LLC_MSG_LEN)
-		return smc_llc_v2_rx_add_link(lnk, msg, len);
-	smc_llc_v2_keep(lnk->lgr, NULL);	/* it has no pairs */
-	return false;
+	}
+	if (hdr->type == SMC_LLC_ADD_LINK_V2 && len > SMC_LLC_MSG_LEN)
+		return smc_llc_v2_rx_add_link(lnk, msg, len, pairs);
+	return true;
 }
 
 /**
@@ -216,6 +249,8 @@ int smc_llc_v2_send_add_link(struct smc_link *ref, struct smc_link *lnk,
 		goto out;
 	}
 	rc = smc_wr_tx_send_long(ref, buf, len);
+	if (!rc && lgr->server)		/* it answers a REQ ADD LINK */
+		smc_llc_v2_req_take(lgr);
 out:
 	kfree(pairs);
 	kfree(rmbs);
@@ -226,21 +261,16 @@ out:
  * smc_llc_v2_req_done() - the ADD LINK flow a REQ ADD LINK started ended
  * @lgr: the link group, of the server
  * @ref: a link to answer on, or NULL
- * @added: the flow added a link (the client saw our ADD LINK)
  *
- * Context: the ADD LINK flow's end.
+ * If the flow sent no ADD LINK (which answers the request, whatever
+ * becomes of it), the REQ ADD LINK reply goes now.
+ *
+ * Context: the ADD LINK flow's end; sleeps.
  */
-void smc_llc_v2_req_done(struct smc_link_group *lgr, struct smc_link *ref,
-			 bool added)
+void smc_llc_v2_req_done(struct smc_link_group *lgr, struct smc_link *ref)
 {
-	bool req;
-
-	spin_lock_bh(&lgr->llc_rx_lock);
-	req = lgr->llc_v2_req;
-	lgr->llc_v2_req = false;
-	spin_unlock_bh(&lgr->llc_rx_lock);
-	if (req && !added && ref)
-		smc_llc_v2_req_reply(ref);
+	if (smc_llc_v2_req_take(lgr) && ref)
+		smc_llc_v2_req_reply(ref, true);
 }
 
 /**
