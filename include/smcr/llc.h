@@ -335,6 +335,11 @@ enum smc_lgr_type {
 u8 smc_llc_link_num_next(const u8 *used, unsigned int n);
 enum smc_lgr_type smc_llc_lgr_type(bool same_local_port, bool same_peer_gid);
 
+void smc_llc_rkey_pairs_get(const struct smc_llc_rkey_pair *w,
+			    struct smc_llc_rkey_pair_info *out, unsigned int n);
+void smc_llc_rkey_pairs_put(const struct smc_llc_rkey_pair_info *in,
+			    struct smc_llc_rkey_pair *w, unsigned int n);
+
 /* llc_v2.c: SMC-R version 2 framing */
 int smc_llc_v2_unwrap(const void *buf, size_t len, u8 out[SMC_LLC_MSG_LEN]);
 int smc_llc_v2_wrap(void *msg);

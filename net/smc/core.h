@@ -838,6 +838,7 @@ void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf);
 
 /* llc_link.c */
 void smc_llc_add_link_queue(struct smc_link_group *lgr);
+bool smc_llc_add_link_due(struct smc_link_group *lgr);
 struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr, u8 *n);
 void smc_llc_add_link_pairs_fill(struct smc_link *ref, struct smc_link *lnk,
 				 struct smc_buf **rmbs, unsigned int k,

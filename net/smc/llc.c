@@ -229,9 +229,7 @@ static void smc_llc_add_link_hint(struct smc_link *lnk,
 {
 	struct smc_link_group *lgr = lnk->lgr;
 
-	/* not more often than the server tries on its own after a failure */
-	if (smc_lgr_active_links(lgr) < lgr->max_links &&
-	    time_after_eq(jiffies, READ_ONCE(lgr->add_link_next))) {
+	if (smc_llc_add_link_due(lgr)) {
 		smc_llc_add_link_queue(lgr);
 		return;
 	}

@@ -643,6 +643,22 @@ out:
 }
 
 /**
+ * smc_llc_add_link_due() - may a client's request start our ADD LINK flow?
+ * @lgr: a link group of the server
+ *
+ * Not more often than the server tries on its own after a failure.
+ *
+ * Context: any; does not sleep.
+ * Return: true if it has fewer active links than it may have, and no
+ * failed flow makes it wait.
+ */
+bool smc_llc_add_link_due(struct smc_link_group *lgr)
+{
+	return smc_lgr_active_links(lgr) < READ_ONCE(lgr->max_links) &&
+	       time_after_eq(jiffies, READ_ONCE(lgr->add_link_next));
+}
+
+/**
  * smc_llc_add_link_queue() - let the server try to add a link
  * @lgr: a link group whose first contact is done, of the server
  *

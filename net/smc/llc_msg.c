@@ -315,21 +315,53 @@ static int smc_llc_parse_add_link(const union smc_llc_msg *msg,
 	return 0;
 }
 
+/**
+ * smc_llc_rkey_pairs_get() - RKey pairs (A.3.3) from the wire
+ * @w: @n pairs as sent
+ * @out: @n pairs in host order
+ * @n: how many
+ */
+void smc_llc_rkey_pairs_get(const struct smc_llc_rkey_pair *w,
+			    struct smc_llc_rkey_pair_info *out, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		out[i].ref_rkey = be32_to_cpu(w[i].ref_rkey);
+		out[i].new_rkey = be32_to_cpu(w[i].new_rkey);
+		out[i].new_vaddr = be64_to_cpu(w[i].new_vaddr);
+	}
+}
+
+/**
+ * smc_llc_rkey_pairs_put() - RKey pairs (A.3.3) to the wire
+ * @in: @n pairs in host order
+ * @w: @n pairs as sent
+ * @n: how many
+ */
+void smc_llc_rkey_pairs_put(const struct smc_llc_rkey_pair_info *in,
+			    struct smc_llc_rkey_pair *w, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		w[i].ref_rkey = cpu_to_be32(in[i].ref_rkey);
+		w[i].new_rkey = cpu_to_be32(in[i].new_rkey);
+		w[i].new_vaddr = cpu_to_be64(in[i].new_vaddr);
+	}
+}
+
 static void smc_llc_parse_add_link_cont(const union smc_llc_msg *msg,
 					struct smc_llc_msg_info *info)
 {
 	const struct smc_llc_add_link_cont *ac = &msg->add_link_cont;
 	struct smc_llc_add_link_cont_info *out = &info->add_link_cont;
-	unsigned int i, n;
 
 	out->link_num = ac->link_num;
 	out->num_rkeys = ac->num_rkeys;
-	n = min_t(unsigned int, ac->num_rkeys, SMC_LLC_ADD_LINK_CONT_PAIRS);
-	for (i = 0; i < n; i++) {
-		out->pairs[i].ref_rkey = be32_to_cpu(ac->pairs[i].ref_rkey);
-		out->pairs[i].new_rkey = be32_to_cpu(ac->pairs[i].new_rkey);
-		out->pairs[i].new_vaddr = be64_to_cpu(ac->pairs[i].new_vaddr);
-	}
+	smc_llc_rkey_pairs_get(ac->pairs, out->pairs,
+			       min_t(unsigned int, ac->num_rkeys,
+				     SMC_LLC_ADD_LINK_CONT_PAIRS));
 }
 
 static void smc_llc_parse_delete_link(const union smc_llc_msg *msg,
@@ -575,17 +607,13 @@ int smc_llc_add_link_cont_build(union smc_llc_msg *msg,
 				bool response)
 {
 	struct smc_llc_add_link_cont *ac = &msg->add_link_cont;
-	unsigned int i, n;
 
 	smc_llc_hdr_init(msg, SMC_LLC_ADD_LINK_CONT, 0, response);
 	ac->link_num = info->link_num;
 	ac->num_rkeys = info->num_rkeys;
-	n = min_t(unsigned int, info->num_rkeys, SMC_LLC_ADD_LINK_CONT_PAIRS);
-	for (i = 0; i < n; i++) {
-		ac->pairs[i].ref_rkey = cpu_to_be32(info->pairs[i].ref_rkey);
-		ac->pairs[i].new_rkey = cpu_to_be32(info->pairs[i].new_rkey);
-		ac->pairs[i].new_vaddr = cpu_to_be64(info->pairs[i].new_vaddr);
-	}
+	smc_llc_rkey_pairs_put(info->pairs, ac->pairs,
+			       min_t(unsigned int, info->num_rkeys,
+				     SMC_LLC_ADD_LINK_CONT_PAIRS));
 	return 0;
 }
 

@@ -141,7 +141,7 @@ int smc_llc_v2_add_link_rkeys(const void *buf, size_t len,
 {
 	const struct smc_llc_v2_add_link_ext *ext = buf + SMC_LLC_MSG_LEN;
 	size_t room;
-	u16 n, i;
+	u16 n;
 
 	if (len == SMC_LLC_MSG_LEN)
 		return 0;
@@ -157,11 +157,7 @@ int smc_llc_v2_add_link_rkeys(const void *buf, size_t len,
 	if (n > SMC_LLC_V2_RKEYS_MAX)
 		return -EPROTO;
 	n = min_t(size_t, n, room);
-	for (i = 0; i < n; i++) {
-		pairs[i].ref_rkey = be32_to_cpu(ext->pairs[i].ref_rkey);
-		pairs[i].new_rkey = be32_to_cpu(ext->pairs[i].new_rkey);
-		pairs[i].new_vaddr = be64_to_cpu(ext->pairs[i].new_vaddr);
-	}
+	smc_llc_rkey_pairs_get(ext->pairs, pairs, n);
 	return n;
 }
 
@@ -182,7 +178,6 @@ int smc_llc_v2_add_link_ext_build(void *msg, bool direct,
 	struct smc_llc_add_link *al = msg;
 	struct smc_llc_v2_add_link_ext *ext = msg + SMC_LLC_MSG_LEN;
 	size_t len = SMC_LLC_MSG_LEN + struct_size(ext, pairs, n);
-	u16 i;
 
 	if (n > SMC_LLC_V2_RKEYS_MAX || al->hdr.type != SMC_LLC_ADD_LINK_V2)
 		return -EINVAL;
@@ -190,11 +185,7 @@ int smc_llc_v2_add_link_ext_build(void *msg, bool direct,
 	ext->flags = direct ? SMC_LLC_V2_ADD_LINK_DIRECT : 0;
 	memcpy(ext->target_gid, al->sender_gid, SMC_GID_LEN);
 	ext->num_rkeys = cpu_to_le16(n);
-	for (i = 0; i < n; i++) {
-		ext->pairs[i].ref_rkey = cpu_to_be32(pairs[i].ref_rkey);
-		ext->pairs[i].new_rkey = cpu_to_be32(pairs[i].new_rkey);
-		ext->pairs[i].new_vaddr = cpu_to_be64(pairs[i].new_vaddr);
-	}
+	smc_llc_rkey_pairs_put(pairs, ext->pairs, n);
 	smc_llc_v2_set_len(msg, len);
 	return len;
 }

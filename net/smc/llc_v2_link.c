@@ -142,9 +142,7 @@ static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
 				    lgr->id, len);
 		return;
 	}
-	flow = READ_ONCE(lgr->max_links) > 1 &&
-	       smc_lgr_active_links(lgr) < READ_ONCE(lgr->max_links) &&
-	       time_after_eq(jiffies, READ_ONCE(lgr->add_link_next));
+	flow = READ_ONCE(lgr->max_links) > 1 && smc_llc_add_link_due(lgr);
 	if (!flow && !smc_llc_v2_req_reply(lnk, false))
 		return;
 	spin_lock_bh(&lgr->llc_rx_lock);
