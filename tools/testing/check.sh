@@ -1,25 +1,33 @@
 #!/bin/bash
 # `make check`: run the smcr tests in QEMU VMs on every kernel and summarize.
 #
-#   debug kernel (2 VMs, one boot): KUnit module (role a) + selftests/run
-#   stock 6.12 and 6.1 (2 VMs each): selftests/run --smoke
+# In this order (the stock kernels first: the debug kernel may still be
+# building in the background, niced, and takes the CPU they leave):
+#   host: ctest --test-dir build/tools (GoogleTest + loopback); checkpatch
+#   --strict and sparse (C=1 W=1), niced in the background, counted at the end
+#   substrate: one short VM boot showing that cpu-check refuses a CPU whose
+#   emulated cmpxchg16b corrupts RFLAGS (QEMU 7.2's TCG)
+#   stock 6.12 (2 VMs): selftests/run --smoke; then the interop group on
+#   6.12: selftests/run --interop, smcr against Linux's smc.ko, once with
+#   Linux as the server (role b), once as the client (role a)
+#   stock 6.1 (2 VMs): selftests/run --smoke (6.1's rxe cannot carry Linux's
+#   SMC-R: no interop)
 #   6.12-intree (1 VM of stock 6.12 that may load Linux's smc.ko, run
 #   --allow-intree-smc): selftests/run --intree, the tests comparing smcr
 #   with smc.ko
-#   interop, on the debug kernel and stock 6.12: selftests/run --interop,
-#   smcr against Linux's smc.ko of that kernel, once with Linux as the
-#   server (role b), once as the client (role a); its own summary line
-#   "interop: N passed, ..." (6.1's rxe cannot carry Linux's SMC-R)
-#   host: ctest --test-dir build/tools (GoogleTest + loopback), first
-#   substrate: one short VM boot showing that cpu-check refuses a CPU whose
-#   emulated cmpxchg16b corrupts RFLAGS (QEMU 7.2's TCG)
+#   debug kernel: waits for its build, builds smcr.ko and the KUnit module
+#   for it, then (2 VMs, one boot) the KUnit module (role a) + every
+#   selftest; then the interop tests tagged "# DEBUG: yes", both roles
 #
 # Expects the top-level Makefile to have built build/mod/<kver>/smcr.ko for
-# every kernel, build/mod/<debug kver>/smcr_kunit.ko and build/tools/.
-# Ends with exactly one line "N passed, N failed" (ctest tests, KUnit cases
-# + selftests, all kernels; a VM run failing on a kernel splat/leak/taint, an
-# infrastructure failure, or a kernel that ran no test count as one failure
-# each) and exits non-zero on any failure or if no test ran.
+# the stock kernels and build/tools/.
+# Ends with exactly one line "N passed, N failed" (ctest tests, static
+# checks, KUnit cases + selftests, all kernels; a VM run failing on a kernel
+# splat/leak/taint, an infrastructure failure (Soft-RoCE not up included),
+# a kernel that ran no test or only skips, a skip that
+# selftests/expected-skips.txt does not list, or a kernel over its budget
+# count as one failure each) and exits non-zero on any failure or if no
+# test ran.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,8 +37,8 @@ vm=$tree/tools/testing/vm
 usage() {
 	cat <<EOF
 Usage: ${0##*/} [OPTIONS]
-  --kernels "LIST"    kernels to test, in order (default: "debug 6.12 6.1
-                      6.12-intree"; env SMCR_CHECK_KERNELS); 6.12-intree
+  --kernels "LIST"    kernels to test, in order (default: "6.12 6.1
+                      6.12-intree debug"; env SMCR_CHECK_KERNELS); 6.12-intree
                       is stock 6.12 allowing smc.ko, for the INTREE tests
   --logdir DIR        logs (default build/check/<time>); one subdir per kernel
   --timeout SEC       guest command timeout for stock kernels (default 600)
@@ -39,6 +47,8 @@ Usage: ${0##*/} [OPTIONS]
                       must be visible in the guest: tree or host root, not /tmp)
   --kunit-ko PATH     KUnit module instead of build/mod/<debug kver>/smcr_kunit.ko
   --no-ctest          skip the host ctest run (build/tools)
+  --no-static         skip the static checks (checkpatch --strict on every
+                      kernel file, sparse C=1 with W=1 on the module)
   --no-substrate      skip the cpu-check test of the VM substrate
   --no-interop        skip the interop group
   --soak              the soak tier instead: selftests tagged SOAK at their
@@ -66,6 +76,7 @@ debug_timeout=2400
 selftests=selftests/run
 kunit_ko=''
 ctest=1
+static=1
 substrate=1
 interop=1
 soak=0
@@ -79,6 +90,7 @@ while [[ $# -gt 0 ]]; do
 	--kunit-ko) kunit_ko=$2; shift 2 ;;
 	--no-ctest) ctest=0; shift ;;
 	--no-substrate) substrate=0; shift ;;
+	--no-static) static=0; shift ;;
 	--no-interop) interop=0; shift ;;
 	--soak) soak=1; shift ;;
 	-h | --help) usage; exit 0 ;;
@@ -88,10 +100,10 @@ done
 if [[ $soak == 1 ]]; then
 	# endurance, not behaviour: the stock kernels only, no budgets
 	kernels=${kernels-6.12 6.1}
-	ctest=0 substrate=0 interop=0
+	ctest=0 static=0 substrate=0 interop=0
 	budget=([debug]=0 [6.12]=0 [6.1]=0 [6.12-intree]=0)
 fi
-kernels=${kernels-debug 6.12 6.1 6.12-intree}
+kernels=${kernels-6.12 6.1 6.12-intree debug}
 suffix=
 [[ $soak == 0 ]] || suffix=-soak
 logdir=${logdir:-$tree/build/check/$(date -u +%Y%m%d-%H%M%S)$suffix}
@@ -167,14 +179,57 @@ count_kunit() {
 		esac
 	done
 	((ku_total > 0)) || note_fail "$k" "KUnit ran no test case"
+	local skipped
+	while read -r skipped; do
+		check_skips kunit "$skipped" 1 "KUnit"
+	done < <(sed -n 's/^\[SKIPPED\] *//p' <<<"$out")
 	if ((rc != 0 && ku_fail == 0)); then
 		note_fail "$k" "kunit.py parse exited $rc without a failed test (see $klog)"
 	fi
 }
 
-# (only with the debug kernel: --print-src would build it)
+# Expected skips (selftests/expected-skips.txt): "STEP TEST WHY" lines.
+skips_file=$tree/selftests/expected-skips.txt
+declare -A expected_skip=()
+while read -r step id why; do
+	[[ -z $step || $step == \#* ]] && continue
+	expected_skip["$step $id"]=$why
+done <"$skips_file"
+expected_seen=()	# "step id" of every expected skip that happened
+
+# check_skips STEP ID SKIPPED [WHY]: a test ID of STEP either skipped
+# (SKIPPED 1) or ran; fails the run on a skip the list does not name and on
+# a listed skip that did not happen.
+check_skips() {
+	local step=$1 id=$2 skipped=$3 why=${4-}
+	if ((skipped)); then
+		if [[ -n ${expected_skip["$step $id"]+set} ]]; then
+			expected_seen+=("$step $id")
+		else
+			note_fail "$step" "unexpected skip of $id ($why): not in selftests/expected-skips.txt"
+		fi
+	elif [[ -n ${expected_skip["$step $id"]+set} ]]; then
+		note_fail "$step" "$id ran, but selftests/expected-skips.txt expects it to skip here: update the list"
+	fi
+}
+
+# check_tap_skips STEP TAPFILE: check_skips for every selftest in TAPFILE
+check_tap_skips() {
+	local step=$1 id skipped why
+	[[ -r $2 ]] || return 0
+	while IFS=$'\t' read -r id skipped why; do
+		check_skips "$step" "$id" "$skipped" "$why"
+	done < <(awk '
+		/^(not )?ok [0-9]+ - / {
+			id = $0; sub(/^(not )?ok [0-9]+ - /, "", id); sub(/ .*/, "", id)
+			why = ""; sk = 0
+			if ($0 ~ /^ok / && tolower($0) ~ /# *skip/) { sk = 1; why = $0; sub(/.*# *[Ss][Kk][Ii][Pp] */, "", why) }
+			printf "%s\t%d\t%s\n", id, sk, why
+		}' "$2")
+}
+
+# the debug kernel's source tree, for kunit.py (debug_kernel_ready)
 ksrc=
-[[ " $kernels " != *" debug "* ]] || ksrc=$("$vm/debug-kernel.sh" --print-src 2>/dev/null || true)
 check_t0=$SECONDS
 
 # Host unit tests first (seconds): every ctest test counts as one test.
@@ -206,6 +261,47 @@ if [[ $ctest == 1 ]]; then
 	say "${summaries[-1]}"
 fi
 
+# Static checks, counted as tests: checkpatch --strict on every kernel
+# source (make checkpatch) and sparse (C=1) with W=1 on the module for stock
+# 6.12, in an output tree of its own (build/static) so that every file is
+# compiled and checked. They run niced in the background while the VMs run
+# and are counted at the end (static_collect).
+static_pids=()
+static_start() {
+	local kdir
+	kdir=$(ls -d /lib/modules/6.12.*-amd64/build 2>/dev/null | sort -V | tail -n1)
+	mkdir -p "$logdir/static"
+	say "===== host: checkpatch --strict, sparse C=1 W=1 (in the background; logs: $logdir/static)"
+	(cd "$tree" && nice -n 19 make --no-print-directory checkpatch >"$logdir/static/checkpatch.log" 2>&1
+	 echo $? >"$logdir/static/checkpatch.rc") &
+	static_pids+=($!)
+	(cd "$tree" && rm -rf build/static &&
+	 nice -n 19 make --no-print-directory BUILD="$tree/build/static" module \
+		KDIR="${kdir:-/nonexistent}" W=1 C=1 >"$logdir/static/sparse.log" 2>&1
+	 echo $? >"$logdir/static/sparse.rc") &
+	static_pids+=($!)
+}
+
+# static_collect: wait for the static checks and count them
+static_collect() {
+	local rc n
+	start=$SECONDS
+	wait "${static_pids[@]}" 2>/dev/null || true
+	rc=$(<"$logdir/static/checkpatch.rc")
+	n=$(grep -cE '(ERROR|WARNING|CHECK):' "$logdir/static/checkpatch.log")
+	grep -E '(ERROR|WARNING|CHECK):' "$logdir/static/checkpatch.log" | head -n 20 | sed 's/^/  checkpatch: /'
+	host_test "host: checkpatch --strict" "$((rc == 0 && n == 0))" "no report" \
+		"$n report(s), exit $rc (see $logdir/static/checkpatch.log)"
+	rc=$(<"$logdir/static/sparse.rc")
+	# compiler (W=1) and sparse diagnostics: "file:line:col: warning|error: ..."
+	n=$(grep -cE '^[^ ]+:[0-9]+:([0-9]+:)? (warning|error):' "$logdir/static/sparse.log")
+	grep -E '^[^ ]+:[0-9]+:([0-9]+:)? (warning|error):' "$logdir/static/sparse.log" | head -n 20 | sed 's/^/  sparse: /'
+	grep -q 'CHECK ' "$logdir/static/sparse.log" || { rc=1; echo "  sparse: no file was checked"; }
+	host_test "host: sparse C=1 W=1 (6.12)" "$((rc == 0 && n == 0))" "no warning" \
+		"$n warning(s), build exit $rc (see $logdir/static/sparse.log)"
+}
+[[ $static == 0 ]] || static_start
+
 # The substrate: cpu-check (tools/testing/vm/cpu-check.cpp) must refuse a
 # CPU with CMPXCHG16B where QEMU's TCG corrupts the flags of that
 # instruction (before QEMU 8.0), and accept it where it does not. The test
@@ -229,6 +325,101 @@ if [[ $substrate == 1 ]]; then
 		"should have $want: run exited $src, ${reason:-no reason} (see $logdir/substrate.log)"
 fi
 
+# Budgets scale with this machine: calib_secs is how long a fixed CPU-bound
+# workload (one core, as one TCG vCPU) took at the start of this run;
+# calib_ref_secs what it took on the quiet machine the budgets were
+# measured on. A slower or busier machine gets budgets larger in proportion
+# (never smaller), so a budget fails a run that got slower, not one that ran
+# on a slower machine; the summary says when the scaling was needed.
+calib_ref_secs=2.0
+calib_secs=
+calibrate() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	python3 -c 'x = 0
+for i in range(12_000_000):
+    x += i * i' || true
+	t1=$(date +%s.%N)
+	calib_secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	calib_factor=$(awk -v t="$calib_secs" -v r="$calib_ref_secs" 'BEGIN { f = t / r; printf "%.2f", f < 1 ? 1 : f }')
+	say "calibration: the reference workload took $calib_secs s ($calib_ref_secs s on the quiet reference machine): budgets x $calib_factor"
+}
+calib_factor=1.00
+slow_notes=()
+
+# budget_check K SECONDS: kernel K's KUnit + selftests took SECONDS
+budget_check() {
+	local k=$1 secs=$2 b=${budget[$1]} scaled
+	((b > 0)) || return 0
+	scaled=$(awk -v b="$b" -v f="$calib_factor" 'BEGIN { printf "%.0f", b * f }')
+	if ((secs > scaled)); then
+		note_fail "$k" "over budget: KUnit + selftests took $secs s, the budget is $b s x $calib_factor = $scaled s (tools/testing/vm/README.md, \"Budgets\")"
+	elif ((secs > b)); then
+		slow_notes+=("$k took $secs s, over its budget of $b s but within $scaled s: this machine ran the reference workload ${calib_factor}x slower than the reference machine")
+	fi
+}
+
+# run_interop K: the interop group, smcr against Linux's smc.ko
+# (selftests/interop/) on kernel K, in two VM runs - Linux as the server
+# (role b), then as the client. On the debug kernel only the tests tagged
+# "# DEBUG: yes" run (selftests/README.md, "The interop group"): the debug
+# kernel checks smcr's side of each kind of exchange, stock 6.12 runs them
+# all. A run's failures that no test line shows count as in the main loop.
+run_interop() {
+	local k=$1 side kl vrc reason t=$timeout sel=()
+	local i_pass=0 i_fail=0 i_skip=0 fail_before=$total_fail start=$SECONDS
+	[[ $k == debug ]] && t=$debug_timeout sel=(--debug-subset)
+	for side in b a; do
+		kl=$logdir/interop-$k-linux-$side
+		say "===== interop, kernel $k: Linux's smc.ko on role $side (logs: $kl)"
+		vrc=0
+		"$vm/run" --kernel "$k" --vms 2 --allow-intree-smc --timeout "$t" --logdir "$kl" -- \
+			selftests/run --interop "$side" "${sel[@]}" || vrc=$?
+		reason=$(sed -n 's/^status=[0-9]* reason=//p' "$kl/result" 2>/dev/null || true)
+		count_tap "$kl/a.out"
+		check_tap_skips "interop-$k" "$kl/a.out"
+		((tap_pass > 0 || tap_skip == 0)) || note_fail "interop $k" "every test skipped (Linux on role $side)"
+		i_pass=$((i_pass + tap_pass)) i_fail=$((i_fail + tap_fail)) i_skip=$((i_skip + tap_skip))
+		case $vrc in
+		0) ;;
+		1) ((tap_fail > 0)) || note_fail "interop $k" "selftests exited non-zero without a 'not ok' line: $reason" ;;
+		2) note_fail "interop $k" "kernel problem: $reason" ;;
+		*) note_fail "interop $k" "run exited $vrc: $reason" ;;
+		esac
+		((tap_pass + tap_fail + tap_skip > 0)) || note_fail "interop $k" "no test ran (Linux on role $side)"
+		while read -r tsecs id; do
+			timings+=("$tsecs interop-$k-$side $id")
+		done < <(sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+) \(([0-9]+) s\).*/\3 \2/p' "$kl/a.out" 2>/dev/null)
+	done
+	total_pass=$((total_pass + i_pass))
+	total_fail=$((total_fail + i_fail))
+	total_skip=$((total_skip + i_skip))
+	local extra=$((total_fail - fail_before - i_fail))
+	local s="interop-$k: $i_pass passed, $i_fail failed, $i_skip skipped"
+	((extra > 0)) && s+="; $extra other failure(s)"
+	s+=" ($((SECONDS - start))s)"
+	summaries+=("$s")
+	phases+=("interop-$k $((SECONDS - start))")
+	say "$s"
+}
+
+# debug_kernel_ready: wait for the debug kernel (make check started its
+# build in the background) and build smcr.ko and the KUnit module for it;
+# both are rows of the phase table. Non-zero if either failed.
+debug_kernel_ready() {
+	start=$SECONDS
+	say "===== setup: the debug kernel (its build went on in the background)"
+	"$vm/debug-kernel.sh" >"$logdir/debug-kernel.log" 2>&1 ||
+		{ tail -n 20 "$logdir/debug-kernel.log"; note_fail debug "the debug kernel did not build (see $logdir/debug-kernel.log)"; return 1; }
+	phases+=("setup: debug kernel (waited for its build) $((SECONDS - start))")
+	start=$SECONDS
+	make -C "$tree" --no-print-directory -j"$(nproc)" module-debug >"$logdir/module-debug.log" 2>&1 ||
+		{ tail -n 20 "$logdir/module-debug.log"; note_fail debug "smcr.ko for the debug kernel did not build (see $logdir/module-debug.log)"; return 1; }
+	phases+=("setup: smcr.ko for the debug kernel $((SECONDS - start))")
+	ksrc=$("$vm/debug-kernel.sh" --print-src)
+}
+
+calibrate
 for k in $kernels; do
 	kl=$logdir/$k
 	klog=$kl/kunit-parse.log
@@ -237,6 +428,10 @@ for k in $kernels; do
 	run_opts=(--kernel "$k" --vms 2)
 	case $k in
 	debug)
+		if ! debug_kernel_ready; then
+			summaries+=("$k: not run (no debug kernel or module)")
+			continue
+		fi
 		guest+=(--kunit)
 		[[ -n $kunit_ko ]] && guest+=(--kunit-ko "$kunit_ko")
 		t=$debug_timeout
@@ -293,10 +488,7 @@ for k in $kernels; do
 	if [[ -n $g_cmd ]]; then
 		tests_secs=$(awk -v c="$g_cmd" -v k="$g_kunit" 'BEGIN { printf "%.0f", c - k }')
 		phases+=("$k: selftests $tests_secs")
-		b=${budget[$k]}
-		if ((b > 0 && g_kunit + tests_secs > b)); then
-			note_fail "$k" "over budget: KUnit + selftests took $((g_kunit + tests_secs)) s, the budget is $b s (tools/testing/vm/README.md, \"Budgets\")"
-		fi
+		budget_check "$k" $((g_kunit + tests_secs))
 	fi
 	phases+=("$k: after the tests (kmemleak scans, poweroff) ${g_after:-?}")
 	while read -r tsecs id; do
@@ -304,7 +496,9 @@ for k in $kernels; do
 	done < <(sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+) \(([0-9]+) s\).*/\3 \2/p' "$kl/a.out" 2>/dev/null)
 
 	count_tap "$kl/a.out"
+	check_tap_skips "$k" "$kl/a.out"
 	k_pass=$((k_pass + tap_pass)) k_fail=$((k_fail + tap_fail)) k_skip=$((k_skip + tap_skip))
+	((k_pass > 0 || k_skip == 0)) || note_fail "$k" "every test skipped"
 	case $vrc in
 	0) ;;
 	1) ((tap_fail > 0)) || note_fail "$k" "selftests exited non-zero without a 'not ok' line: $reason" ;;
@@ -326,51 +520,8 @@ for k in $kernels; do
 	s+=" (${secs}s)"
 	summaries+=("$s")
 	say "$s"
+	[[ $interop == 1 && ( $k == debug || $k == 6.12 ) ]] && run_interop "$k"
 done
-
-# The interop group: smcr against Linux's smc.ko (selftests/interop/), in
-# two VM runs per kernel - Linux as the server (role b), then as the client.
-# A run's failures that no test line shows count as in the main loop.
-if [[ $interop == 1 ]]; then
-	i_pass=0 i_fail=0 i_skip=0
-	fail_before=$total_fail
-	start=$SECONDS
-	for k in $kernels; do
-		[[ $k == debug || $k == 6.12 ]] || continue
-		t=$timeout
-		[[ $k == debug ]] && t=$debug_timeout
-		for side in b a; do
-			kl=$logdir/interop-$k-linux-$side
-			say "===== interop, kernel $k: Linux's smc.ko on role $side (logs: $kl)"
-			vrc=0
-			"$vm/run" --kernel "$k" --vms 2 --allow-intree-smc --timeout "$t" --logdir "$kl" -- \
-				selftests/run --interop "$side" || vrc=$?
-			reason=$(sed -n 's/^status=[0-9]* reason=//p' "$kl/result" 2>/dev/null || true)
-			count_tap "$kl/a.out"
-			i_pass=$((i_pass + tap_pass)) i_fail=$((i_fail + tap_fail)) i_skip=$((i_skip + tap_skip))
-			case $vrc in
-			0) ;;
-			1) ((tap_fail > 0)) || note_fail "interop $k" "selftests exited non-zero without a 'not ok' line: $reason" ;;
-			2) note_fail "interop $k" "kernel problem: $reason" ;;
-			*) note_fail "interop $k" "run exited $vrc: $reason" ;;
-			esac
-			((tap_pass + tap_fail + tap_skip > 0)) || note_fail "interop $k" "no test ran (Linux on role $side)"
-			while read -r tsecs id; do
-				timings+=("$tsecs interop-$k-$side $id")
-			done < <(sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+) \(([0-9]+) s\).*/\3 \2/p' "$kl/a.out" 2>/dev/null)
-		done
-	done
-	total_pass=$((total_pass + i_pass))
-	total_fail=$((total_fail + i_fail))
-	total_skip=$((total_skip + i_skip))
-	extra=$((total_fail - fail_before - i_fail))
-	s="interop: $i_pass passed, $i_fail failed, $i_skip skipped"
-	((extra > 0)) && s+="; $extra other failure(s)"
-	s+=" ($((SECONDS - start))s)"
-	summaries+=("$s")
-	phases+=("interop $((SECONDS - start))")
-	say "$s"
-fi
 
 # The soak tier ends with boots of the substrate under the stream tests.
 if [[ $soak == 1 ]]; then
@@ -382,6 +533,8 @@ if [[ $soak == 1 ]]; then
 	host_test "soak: $n boots" "$((src == 0))" "every boot clean" \
 		"not every one of $n boots was clean (see $logdir/boots)"
 fi
+
+[[ $static == 0 ]] || static_collect
 
 say "===== summary (logs: $logdir, $((SECONDS - check_t0))s)"
 for s in "${summaries[@]}"; do say "  $s"; done
@@ -396,6 +549,11 @@ if ((${#timings[@]})); then
 		while read -r tsecs k id; do say "    $(printf '%5s s  %-6s %s' "$tsecs" "$k" "$id")"; done
 fi
 for f in "${failures[@]}"; do say "  FAILURE $f"; done
+if ((${#expected_seen[@]})); then
+	say "  expected skips (selftests/expected-skips.txt):"
+	for e in "${expected_seen[@]}"; do say "    $e: ${expected_skip[$e]}"; done
+fi
+for n in "${slow_notes[@]}"; do say "  slow: $n"; done
 ((total_skip == 0)) || say "  $total_skip skipped"
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0 && total_pass > 0))

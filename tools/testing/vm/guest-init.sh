@@ -11,7 +11,8 @@
 #
 # Kernel command line parameters (set by `run`): smcr.role=a|b, smcr.vms=1|2,
 # smcr.kernel=6.12|6.1|debug, smcr.tree=PATH, smcr.timeout=SEC,
-# smcr.kdir=PATH (debug kernel build tree).
+# smcr.kdir=PATH (debug kernel build tree), smcr.no_rxe=1 (simulate Soft-RoCE
+# not coming up).
 #
 # No `set -e`: PID 1 must always reach the poweroff at the end.
 set -uo pipefail
@@ -20,7 +21,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C.UTF-8 TERM=dumb
 shared=/run/smcr-shared
 
-role=a vms=2 kernel=unknown tree='' timeout=600 kdir='' interactive=0
+role=a vms=2 kernel=unknown tree='' timeout=600 kdir='' interactive=0 no_rxe=0
 read -r -a cmdline </proc/cmdline
 for p in "${cmdline[@]}"; do
 	case $p in
@@ -31,6 +32,7 @@ for p in "${cmdline[@]}"; do
 	smcr.timeout=*) timeout=${p#*=} ;;
 	smcr.kdir=*) kdir=${p#*=} ;;
 	smcr.interactive=*) interactive=${p#*=} ;;
+	smcr.no_rxe=*) no_rxe=${p#*=} ;;
 	esac
 done
 
@@ -80,19 +82,42 @@ ip link set eth0 up
 ip link set eth1 up
 
 # ---------------------------------------------------------------- Soft-RoCE
-rxe=1
+# Every test VM needs both RoCE ports: a VM without them would turn the
+# SMC-R tests into skips and fallbacks, so it is an infrastructure failure
+# (the command does not run). smcr.no_rxe=1 (run --no-rxe) simulates Soft-RoCE
+# failing to come up: rxe is put on devices that do not exist.
+rxe=1 rxe_why=''
+rxe_dev=eth
+[[ $no_rxe == 1 ]] && rxe_dev=smcr-no-such-dev
 if ! modprobe rdma_rxe; then
-	log "warning: modprobe rdma_rxe failed: no Soft-RoCE on this kernel (SMCR_RXE=0)"
-	rxe=0
+	rxe=0 rxe_why="modprobe rdma_rxe failed"
 else
 	for i in 0 1; do
-		if ! rdma link add "rxe$i" type rxe netdev "eth$i"; then
-			log "warning: rdma link add rxe$i failed (SMCR_RXE=0)"
-			rxe=0
+		if ! rdma link add "rxe$i" type rxe netdev "$rxe_dev$i"; then
+			rxe=0 rxe_why+="rdma link add rxe$i (netdev $rxe_dev$i) failed; "
 		fi
 	done
 fi
-[[ $rxe == 1 ]] && log "(up $(cut -d" " -f1 /proc/uptime) s) rxe0/rxe1 up: $(rdma link show | tr '\n' ';')"
+# Both ports ACTIVE (rxe follows its netdev's carrier), within 10 s
+if [[ $rxe == 1 ]]; then
+	for ((t = 0; t < 100; t++)); do
+		down=''
+		for i in 0 1; do
+			read -r st <"/sys/class/infiniband/rxe$i/ports/1/state" 2>/dev/null || st=missing
+			[[ $st == *ACTIVE ]] || down+="rxe$i port 1 $st; "
+		done
+		[[ -z $down ]] && break
+		sleep 0.1
+	done
+	[[ -z $down ]] || rxe=0 rxe_why=$down
+fi
+if [[ $rxe == 1 ]]; then
+	log "(up $(cut -d" " -f1 /proc/uptime) s) rxe0/rxe1 up: $(rdma link show | tr '\n' ';')"
+elif [[ $interactive != 1 ]]; then
+	echo "SMCR-INFRA-FAIL Soft-RoCE did not come up: ${rxe_why%; }"
+	poweroff_now
+fi
+echo "$rxe" >"$shared/$role.rxe"
 
 # ---------------------------------------------------------------- kmemleak
 kml=/sys/kernel/debug/kmemleak
