@@ -209,11 +209,19 @@ st_probe_pairs() {
 }
 
 # st_smcr_data: true if connections between two smcr peers move their data
-# over SMC-R here: Soft-RoCE and the (experimental) data_path parameter on.
+# over SMC-R here: Soft-RoCE and the data_path parameter on (its default).
 st_smcr_data() {
 	local v=
 	[[ ${SMCR_RXE:-0} == 1 && -d /sys/module/smcr ]] && read -r v </sys/module/smcr/parameters/data_path
 	[[ $v == Y ]]
+}
+
+# st_need_rxe: fails the test unless this VM has its Soft-RoCE ports
+# (SMCR_RXE=1). Every test VM has them (a VM without is an infrastructure
+# failure), so their absence is never a reason to skip.
+st_need_rxe() {
+	[[ ${SMCR_RXE:-0} == 1 ]] ||
+		st_fail "no Soft-RoCE in this VM (SMCR_RXE=${SMCR_RXE:-unset}): the test needs its RoCE ports"
 }
 
 # st_have_ipproto_smc: true on kernels that take socket(AF_INET or AF_INET6,
@@ -249,13 +257,12 @@ st_ipproto_smc_absent() {
 	st_skip "IPPROTO_SMC needs Linux 6.11+: $(uname -r) refuses it with EPROTONOSUPPORT"
 }
 
-# Expectation flags for an AF_SMC socket talking to another smcr peer: SMC-R
-# where st_smcr_data, else a fallback with some reason.
-if st_smcr_data; then
-	ST_EXPECT_SMC_PEER=(--expect-mode smcr)
-else
-	ST_EXPECT_SMC_PEER=(--expect-mode fallback --expect-fallback-any)
-fi
+# Expectation flags for an AF_SMC socket talking to another smcr peer:
+# SMC-R. Every test VM has Soft-RoCE and smcr loads with data_path=Y, so a
+# fallback there is a failure, never a result to accept (with --family tcp
+# smctest ignores these flags).
+# shellcheck disable=SC2034 # for the tests
+ST_EXPECT_SMC_PEER=(--expect-mode smcr)
 
 # st_conn_kv PORT: the `smctest diag --kv` line of this VM's first SMC-R
 # socket with connection info on PORT, once there is one (up to 10 s;
@@ -315,6 +322,7 @@ c, _ = ls.accept()
 EOF
 		cat
 	} | "$ST_SMC_RUN" /usr/bin/python3 - "$1" "$ST_TMP" &
+	# shellcheck disable=SC2034 # for the tests
 	ST_PY_PID=$!
 	for ((i = 0; i < 100; i++)); do
 		[[ -e $ST_TMP/py.ready ]] && return 0

@@ -11,7 +11,7 @@
 # 1-byte duplex transfer; then one link group on each side, of SMC-R
 # version 2 release 1 (as each side's netlink reports it).
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 B=$(st_size 16M 1M)
 

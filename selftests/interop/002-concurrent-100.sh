@@ -20,7 +20,7 @@
 # smcr's handshake limit (hs_limit) is raised to 256 on the smcr server so
 # that none of the 100 is turned into TCP by it.
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 N=100
 B=$(st_size 64K 4K)

@@ -18,7 +18,7 @@
 #     its own.
 # The checksums are printed as "CHECKSUM a->b sender=... receiver=...".
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 B=$(st_size 1G 64M)
 want=$(numfmt --from=iec "$B")

@@ -48,7 +48,7 @@
 # each VM, and no connection fell back to TCP (fallback counters
 # unchanged).
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 S=$SMCR_TOOLS/bin/smcr
 

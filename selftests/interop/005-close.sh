@@ -29,7 +29,7 @@
 # Afterwards neither VM's link groups hold a connection (both ends freed
 # theirs, within 20 s).
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 ACTOR=(client server client server)
 ACTION=(close close abort abort)

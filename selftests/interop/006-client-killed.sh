@@ -18,7 +18,7 @@
 #     link groups (ids) as during the killed stream: the link group was
 #     kept and reused, not replaced.
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 B2=$(st_size 1M 256K)
 lgr_ids() { "$SMCR_TOOLS/bin/smcr" -j lgr show | jq -c '[.[].id] | sort'; }

@@ -26,7 +26,7 @@
 # transfer (both sides verify the other's pattern) and a sink (checksum
 # compared), 4 MiB each (1 MiB on the debug kernel).
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 B=$(st_size 4M 1M)
 

@@ -28,7 +28,7 @@
 # compared), 4 MiB each (1 MiB on the debug kernel); and the smcr VM's
 # user EIDs are SMCR-INTEROP again at the end.
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 B=$(st_size 4M 1M)
 S=$SMCR_TOOLS/bin/smcr

@@ -15,13 +15,13 @@
 # must take each connection's link group by the QP the Accept names: with
 # the key alone it would pick the first one and decline out of sync.
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 N=40
 B=$(st_size 64K 16K)
 SYS=/proc/sys/net/smc/smcr_max_conns_per_lgr
 
 if [[ $ST_IMPL == linux ]]; then
-	[[ -w $SYS ]] || st_skip "Linux without $SYS"
+	[[ -w $SYS ]] || st_fail "Linux without $SYS (6.12 and the debug kernel have it)"
 	old=$(<"$SYS")
 	trap 'echo "$old" >"$SYS"' EXIT
 	echo 16 >"$SYS" || st_fail "cannot set $SYS"

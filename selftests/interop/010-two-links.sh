@@ -19,13 +19,13 @@
 # Linux's eth1 gets 192.0.2.1x/24 as well, without a prefix route (nothing
 # is routed differently); the link it adds still runs on 198.18.0.0/15.
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 N=$(st_size 40 20)
 B=$(st_size 256K 64K)
 SYS=/proc/sys/net/smc/smcr_max_links_per_lgr
 
 if [[ $ST_IMPL == linux ]]; then
-	[[ -w $SYS ]] || st_skip "Linux without $SYS"
+	[[ -w $SYS ]] || st_fail "Linux without $SYS (6.12 and the debug kernel have it)"
 	old=$(<"$SYS")
 	ALIAS=192.0.2.1$([[ $SMCR_ROLE == a ]] && echo 1 || echo 2)/24
 	trap 'echo "$old" >"$SYS"; ip addr del "$ALIAS" dev eth1 2>/dev/null' EXIT
@@ -37,4 +37,4 @@ else
 fi
 st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
-st_two_links $N "$B"
+st_two_links "$N" "$B"

@@ -21,7 +21,7 @@
 # (SMC_NLA_LGR_R_V2_DIRECT, smc.ko's and smcr's netlink). The link groups
 # end (the smcr side's linger) before the addresses go.
 source "$ST_DIR/lib.sh"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 B=$(st_size 4M 1M)
 # this VM's and the peer's routed address: 203.0.113.<host part of 192.0.2.x>
 ME=203.0.113.${SMCR_LOCAL_IP##*.}

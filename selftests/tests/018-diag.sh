@@ -4,17 +4,19 @@
 # PEER: yes
 # TIMEOUT: 90
 #
-# Asserts: while an AF_SMC connection is established (client idles via --hold),
+# Asserts: while an AF_SMC connection is established (client idles via --hold
+# until b listed it),
 # `smctest diag --kv` on each VM lists it: on role a local=<a's IP>:<ephemeral>
 # peer=<b's IP>:PORT, on role b the accepted socket local=<b's IP>:PORT
 # peer=<a's IP>:<same ephemeral> plus the LISTEN socket; state ESTABLISHED, mode
-# smcr with reason 0 (with Soft-RoCE and data_path=Y; else mode fallback with
-# a reason). The
-# human table prints as well.
+# smcr with reason 0 (Soft-RoCE, data_path=Y: without Soft-RoCE the test
+# fails). The human table prints as well.
 source "$ST_DIR/lib.sh"
 P=$ST_PORT
 
 [[ $ST_FAMILY == smc ]] || st_skip "sock_diag listing needs AF_SMC"
+st_need_rxe
+st_param data_path Y || exit 1
 
 # Finds the first kv line matching all patterns (extended regex) in a dump.
 find_line() {
@@ -28,15 +30,10 @@ find_line() {
 	return 1
 }
 re_ip() { echo "${1//./\\.}"; }
-# the mode between two smcr peers, and whether a fallback reason is expected
-if st_smcr_data; then MODE=smcr; else MODE=fallback; fi
+# the mode between two smcr peers: SMC-R, without a fallback reason
+MODE=smcr
 check_reason() {
-	if [[ $MODE == smcr ]]; then
-		[[ $1 =~ reason=0x00000000 ]] || st_fail "SMC-R socket with a fallback reason: $1"
-	else
-		[[ $1 =~ reason=0x00000000 ]] && st_fail "fallback reason is 0: $1"
-	fi
-	return 0
+	[[ $1 =~ reason=0x00000000 ]] || st_fail "SMC-R socket with a fallback reason: $1"
 }
 
 case $SMCR_ROLE in
@@ -53,8 +50,10 @@ b) st_serve_bg srv server --family smc --port "$P" --mode sink --timeout 60s || 
    vm_put "$ST_KEY-checked" 1
    st_wait_all ;;
 a) st_await srv || exit 1
-   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 64K --hold 10s \
-	--timeout 60s &
+   # the connection idles until b listed it (or 60 s)
+   touch "$ST_TMP/hold"
+   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 64K --hold 60s \
+	--hold-file "$ST_TMP/hold" --timeout 90s &
    cpid=$!
    line=
    for ((i = 0; i < 100; i++)); do
@@ -71,6 +70,7 @@ a) st_await srv || exit 1
    check_reason "$line"
    [[ $line =~ inode=[1-9] ]] || st_fail "no inode: $line"
    vm_put "$ST_KEY-client-up" 1
-   vm_get "$ST_KEY-checked" 60 >/dev/null
+   vm_get "$ST_KEY-checked" 60 >/dev/null || st_fail "b did not check its listing"
+   rm -f "$ST_TMP/hold"
    wait "$cpid" ;;
 esac

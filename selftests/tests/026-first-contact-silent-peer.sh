@@ -19,7 +19,7 @@
 #  - the silent connection is dropped by b later (its Confirm timeout).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 case $SMCR_ROLE in
 b) st_param test_clc_without_option Y || exit 1

@@ -12,7 +12,7 @@
 # zero: the peer ID was 2 random bytes and nothing else.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module (test_clc_without_option)"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE (a RoCE port to offer)"
+st_need_rxe
 P=$ST_PORT
 case $SMCR_ROLE in
 a) macs=$(vm_get "$ST_KEY-macs") || exit 1

@@ -11,7 +11,7 @@
 #     linger expires first and its DELETE LINK (all) ends the client's too.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 P=$ST_PORT
 

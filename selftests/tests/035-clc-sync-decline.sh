@@ -18,7 +18,7 @@
 #  - b has as many link groups afterwards as before (none was made).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module (test_clc_without_option)"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE (a RoCE port to offer)"
+st_need_rxe
 B=$(st_size 1M 64K)
 case $SMCR_ROLE in
 a) st_serve sync clc-peer --role server --family tcp --port "$ST_PORT" --script srv-accept-subsequent \

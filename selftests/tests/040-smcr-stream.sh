@@ -14,7 +14,7 @@
 # and the link group carries the connections (one link group on each VM).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 B=${ST_BYTES:-$(st_size 16M 1M)}
 

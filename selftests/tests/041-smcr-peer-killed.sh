@@ -12,7 +12,7 @@
 # connections (the RMBEs were given back) and still has its ACTIVE link.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 P=$ST_PORT
 

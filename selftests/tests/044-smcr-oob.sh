@@ -19,7 +19,7 @@
 # so the connections did not fall back to TCP.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 S=$SMCR_TOOLS/bin/smcr
 

@@ -16,7 +16,7 @@
 # and every transfer is byte-exact over SMC-R.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 P=$ST_PORT
 PROCS=8 PER=8

@@ -14,7 +14,7 @@
 #     catchers stay intact (no reset).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 P=$ST_PORT
 B=$(st_size 4M 1M)

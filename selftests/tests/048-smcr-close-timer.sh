@@ -17,7 +17,7 @@
 # b's server is a few lines of Python under smc_run (AF_INET -> AF_SMC).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 st_param data_path Y || exit 1
 st_param close_timeout_ms 1000 || exit 1

@@ -17,7 +17,7 @@
 # KiB made every connection take 512 KiB, whatever the socket asked for.)
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 P=$ST_PORT
 B=$(st_size 4M 1M)

@@ -24,7 +24,7 @@
 # and at the end every one of those link groups is gone on b (linger 3 s).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 B=$(st_size 256K 128K)
 scripts=(honest cdc-bad-token cdc-prod-beyond cdc-prod-wrap2 cdc-prod-backwards cdc-cons-ahead
 	cdc-seq-replay urg-after-close)

@@ -18,7 +18,7 @@
 # violation ("sent a N-byte message"); and at the end b has no link group.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 scripts=(send-imm write-imm send-short)
 if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1

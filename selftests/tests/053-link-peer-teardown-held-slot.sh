@@ -18,7 +18,7 @@
 #  - at the end b has no link group.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 B=$(st_size 1M 256K)
 case $SMCR_ROLE in

@@ -18,7 +18,7 @@
 #    flood is byte-exact on both sides.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 B=$(st_size 256K 64K)
 case $SMCR_ROLE in

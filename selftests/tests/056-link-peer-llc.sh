@@ -27,7 +27,7 @@
 # (TEST LINK answered); at the end every link group is gone (linger 3 s).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 B=$(st_size 256K 64K)
 scripts=(llc-unknown llc-unsolicited llc-wrong-sender llc-add-link llc-add-link-hint llc-delete-link-unknown
 	llc-delete-rkey llc-test-link-flood)

@@ -20,7 +20,7 @@
 #    (no leaked reference); the harness then checks kmemleak and the logs.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 N=$(st_size 20000 5000 1000000)
 B=$(st_size 1M 256K)
@@ -63,4 +63,4 @@ if [[ ${ST_SOAK:-0} == 1 ]] && ((rc == 0)); then
 	st_params_restore	# while the parameters are still there
 	smcr_unload || { echo "smcr did not unload after the fuzz"; rc=1; }
 fi
-exit $rc
+exit "$rc"

@@ -48,7 +48,7 @@
 # a C.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 # more than link-peer's 64 KiB RMBE: smcr's application blocks in send()
 # while the data-after scripts hold its data unread
 B=$(st_size 256K 128K)

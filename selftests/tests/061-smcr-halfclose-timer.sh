@@ -24,7 +24,7 @@
 # Both applications are a few lines of Python under smc_run.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 st_param data_path Y || exit 1
 st_param close_timeout_ms 2000 || exit 1

@@ -15,7 +15,7 @@
 # `make bench`. Both applications are Python under smc_run.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 st_param data_path Y || exit 1
 vm_sync "$ST_KEY-params" || exit 1

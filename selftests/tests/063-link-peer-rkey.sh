@@ -29,7 +29,7 @@
 # answered every CONFIRM RKEY and DELETE RKEY negatively.)
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 B=$(st_size 256K 64K)
 if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1

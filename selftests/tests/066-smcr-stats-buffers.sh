@@ -15,7 +15,7 @@
 # element's size).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 S=$SMCR_TOOLS/bin/smcr
 [[ -x $S ]] || st_fail "$S not built"
 P=$ST_PORT

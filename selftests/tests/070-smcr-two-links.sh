@@ -21,7 +21,7 @@
 #     connection the link with the fewest).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 st_param smcr_max_links_per_lgr 2 || exit 1
 st_param test_clc_version 1 || exit 1

@@ -16,7 +16,7 @@
 #     type SYM (the server's ADD LINK; from the client, its ADD LINK hint).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 P=$ST_PORT
 N=8
 B=$(st_size 256K 64K)

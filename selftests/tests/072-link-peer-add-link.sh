@@ -35,7 +35,7 @@
 # runs a subset.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 B=$(st_size 256K 64K)
 LLC_TMO=1500
 # shellcheck disable=SC2206 # SMCR_072_SCRIPTS: a subset, for debugging

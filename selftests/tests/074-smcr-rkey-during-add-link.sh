@@ -15,7 +15,7 @@
 # links on both sides.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 st_param smcr_max_links_per_lgr 2 || exit 1
 [[ $SMCR_ROLE == b ]] && { st_param test_add_link_hold_ms 2000 || exit 1; }

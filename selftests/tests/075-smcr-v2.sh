@@ -22,8 +22,8 @@
 # phase makes its first contact.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
-st_smcr_data || st_skip "needs data_path=Y"
+st_need_rxe
+st_param data_path Y || exit 1
 S=$SMCR_TOOLS/bin/smcr
 P=$ST_PORT
 B=$(st_size 4M 256K)
@@ -58,12 +58,12 @@ phase() {
 st_param lgr_linger_ms 5000 || exit 1
 # earlier tests' link groups (version 1) linger out first
 st_await_lgr_count 0 60 || st_fail "earlier link groups did not end"
-"$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null || st_fail "ueid add"
+{ "$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null; } || st_fail "ueid add"
 vm_sync "$ST_KEY-p1" || exit 1
-phase common $P "--expect-mode smcr" "--expect-mode smcr" 2.1 || st_fail "phase 1: common EID"
+phase common "$P" "--expect-mode smcr" "--expect-mode smcr" 2.1 || st_fail "phase 1: common EID"
 
 if [[ $SMCR_ROLE == b ]]; then
-	"$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-B >/dev/null || st_fail "ueid add"
+	{ "$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-B >/dev/null; } || st_fail "ueid add"
 fi
 vm_sync "$ST_KEY-p2" || exit 1
 phase no-common $((P + 1)) "--expect-mode smcr" "--expect-mode smcr" 1 || st_fail "phase 2: no common EID"
@@ -74,7 +74,7 @@ phase nouid $((P + 2)) "--expect-mode fallback --expect-reason PEERDECL --expect
 	"--expect-mode fallback --expect-reason NOUEID" "" || st_fail "phase 3: v2 only, no common EID"
 
 if [[ $SMCR_ROLE == b ]]; then
-	"$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null || st_fail "ueid add"
+	{ "$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null; } || st_fail "ueid add"
 else
 	st_param test_clc_version 1 || exit 1
 fi

@@ -13,8 +13,8 @@
 # groups at once with at most 16 connections each, all of version 2.1.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
-st_smcr_data || st_skip "needs data_path=Y"
+st_need_rxe
+st_param data_path Y || exit 1
 S=$SMCR_TOOLS/bin/smcr
 N=40
 B=$(st_size 64K 16K)
@@ -22,7 +22,7 @@ trap '"$S" ueid flush >/dev/null' EXIT
 
 st_param hs_limit 256 || exit 1
 [[ $SMCR_ROLE == b ]] && { st_param smcr_max_conns_per_lgr 16 || exit 1; }
-"$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null || st_fail "ueid add"
+{ "$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null; } || st_fail "ueid add"
 st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
 st_held_conns_split $N "$B" 3 16

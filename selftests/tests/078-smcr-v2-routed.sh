@@ -19,8 +19,8 @@
 # addresses and routes are removed at the end (EXIT trap).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
-st_smcr_data || st_skip "needs data_path=Y"
+st_need_rxe
+st_param data_path Y || exit 1
 S=$SMCR_TOOLS/bin/smcr
 B=$(st_size 4M 256K)
 # this VM's and the peer's routed address: 203.0.113.<host part of 192.0.2.x>

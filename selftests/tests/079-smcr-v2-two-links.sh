@@ -17,7 +17,7 @@
 # negotiated one link) and the second-link wait failed.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_param data_path Y || exit 1
 st_param smcr_max_links_per_lgr 2 || exit 1
 # the version check after the last connection ended
@@ -29,7 +29,7 @@ B=$(st_size 256K 64K)
 trap '"$S" ueid flush >/dev/null' EXIT
 
 st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
-"$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-LINKS >/dev/null || st_fail "ueid add"
+{ "$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-LINKS >/dev/null; } || st_fail "ueid add"
 vm_sync "$ST_KEY-clean" || exit 1
 rc=0
 st_two_links "$N" "$B" || rc=1

@@ -25,7 +25,7 @@ P=$ST_PORT
 
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 [[ $SMCR_ROLE == a ]] || exit 0
-command -v python3 >/dev/null || st_skip "python3 not installed"
+command -v python3 >/dev/null || st_fail "python3 not installed (tools/testing/vm/deps.txt)"
 S=$SMCR_TOOLS/bin/smcr
 
 "$S" stats reset || st_fail "reset failed"

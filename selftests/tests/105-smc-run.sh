@@ -18,8 +18,8 @@
 #     thread-safe.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
-command -v iperf3 >/dev/null || st_skip "iperf3 not installed"
+st_need_rxe
+command -v iperf3 >/dev/null || st_fail "iperf3 not installed (tools/deps.txt)"
 P=$ST_PORT
 RUN=$SMCR_TOOLS/bin/smc_run
 S=$SMCR_TOOLS/bin/smcr

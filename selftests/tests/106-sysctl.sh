@@ -22,9 +22,10 @@
 # and they are the sysctls; smcr_testlink_time (Linux's name, no parameter)
 # is keepalive_ms in seconds both ways (7 -> 7000, 12345 -> 12); an
 # unprivileged user (uid 65534) cannot write.
-# Then, with net.smc.rmem=16384 on both VMs and Soft-RoCE, a new SMC-R
-# connection between sockets without SO_RCVBUF has 16 KiB RMB elements on
-# both sides (sock_diag: rmbe and peer_rmbe).
+# Then, with net.smc.rmem=16384 on both VMs (Soft-RoCE, data_path=Y: no
+# Soft-RoCE fails the test), a new SMC-R connection between sockets without
+# SO_RCVBUF has 16 KiB RMB elements on both sides (sock_diag: rmbe and
+# peer_rmbe).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 P=$ST_PORT
@@ -123,7 +124,8 @@ echo "ok: smcr_testlink_time is keepalive_ms in seconds"
 [[ $(</proc/sys/net/smc/hs_limit) != 7 ]] || st_fail "hs_limit changed by uid 65534"
 echo "ok: unprivileged writes refused"
 
-[[ ${SMCR_RXE:-0} == 1 ]] && st_smcr_data || exit 0
+st_need_rxe
+st_param data_path Y >/dev/null || exit 1
 sysctl -qw net.smc.rmem=16384 || st_fail "net.smc.rmem=16384 refused"
 st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-rmem" || exit 1

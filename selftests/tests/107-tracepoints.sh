@@ -15,7 +15,7 @@
 #     on b with PEERDECL (0x05000000) and peer_diag NOSMCRDEV.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-[[ ${SMCR_RXE:-0} == 1 ]] || st_skip "needs Soft-RoCE"
+st_need_rxe
 st_smcr_data || st_fail "the data path is off"
 P=$ST_PORT
 T=/sys/kernel/tracing

@@ -6,9 +6,9 @@
 # TIMEOUT: 150
 #
 # Asserts (role a; needs the harness's --allow-intree-smc, i.e. selftests/run
-# --intree in `make check`'s 6.12-intree run; skips where smc.ko cannot be
-# loaded, and on kernels other than 6.12, whose smc.ko differs from the
-# family smcr follows): `smctest nlprobe --linux-only` (every command 1-18
+# --intree in `make check`'s 6.12-intree run; skips where smc.ko is
+# blacklisted, and on kernels other than 6.12, whose smc.ko differs from the
+# family smcr follows; fails if 6.12 has no smc.ko): `smctest nlprobe --linux-only` (every command 1-18
 # of Linux's family as dump and as do, without attributes and with
 # attribute 1 or 2, the unknown commands 0 and 19, the UEID and handshake
 # limitation commands with their arguments; the family's description from
@@ -34,10 +34,10 @@ for w in $(</proc/cmdline); do
 	[[ $w == module_blacklist=* && ,${w#*=}, == *,smc,* ]] &&
 		st_skip "smc.ko is blacklisted (run the VM with --allow-intree-smc: selftests/run --intree, see selftests/README.md)"
 done
-modinfo smc >/dev/null 2>&1 || st_skip "no smc.ko for $(uname -r)"
+modinfo smc >/dev/null 2>&1 || st_fail "no smc.ko for $(uname -r): Debian's 6.12 ships it"
 [[ -d /sys/module/smcr && ! -d /sys/module/smc ]] ||
 	st_fail "smcr not loaded or smc.ko loaded at the start (autoloaded by an earlier test?)"
-command -v setpriv >/dev/null || st_skip "setpriv not installed"
+command -v setpriv >/dev/null || st_fail "setpriv not installed (util-linux, tools/testing/vm/deps.txt)"
 
 # An unprivileged user must be able to run the probe: a copy outside the
 # driver's private directory.

@@ -15,7 +15,7 @@
 # checks that the dump reports 1.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module (hs_limit)"
-command -v python3 >/dev/null || st_skip "python3 not installed"
+command -v python3 >/dev/null || st_fail "python3 not installed (tools/testing/vm/deps.txt)"
 P=$ST_PORT
 TMO=$(st_size 5000 15000)
 
