@@ -224,6 +224,28 @@ st_need_rxe() {
 		st_fail "no Soft-RoCE in this VM (SMCR_RXE=${SMCR_RXE:-unset}): the test needs its RoCE ports"
 }
 
+# st_dmesg_mark NAME: writes the mark NAME of this test and VM into the
+# kernel log, after which st_dmesg_count looks: a line an earlier test (or
+# an earlier phase) logged must not count.
+st_dmesg_mark() {
+	echo "smcr-selftest: $ST_KEY $SMCR_ROLE mark <$1>" >/dev/kmsg ||
+		{ echo "st_dmesg_mark: cannot write /dev/kmsg"; return 1; }
+}
+
+# st_dmesg_count ERE NAME: the number of kernel log lines matching ERE
+# (awk) that came after this VM's mark NAME (st_dmesg_mark). Fails, with a
+# message on stderr, if the mark is not in the log (never made, or the ring
+# buffer wrapped past it): then nothing can be said about the lines after it.
+st_dmesg_count() {
+	local mark="smcr-selftest: $ST_KEY $SMCR_ROLE mark <$2>"
+	dmesg | awk -v m="$mark" -v p="$1" '
+		f && $0 ~ p { n++ }
+		index($0, m) { f = 1; n = 0 }
+		END { print n + 0; exit !f }' && return 0
+	echo "st_dmesg_count: the mark \"$mark\" is not in the kernel log" >&2
+	return 1
+}
+
 # st_have_ipproto_smc: true on kernels that take socket(AF_INET or AF_INET6,
 # SOCK_STREAM, IPPROTO_SMC) (Linux 6.11+), where smcr registers it
 st_have_ipproto_smc() {
