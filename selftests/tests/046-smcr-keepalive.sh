@@ -8,18 +8,22 @@
 # 600000 on both VMs), llc_timeout_ms=2000 and tcp_keepidle_min_s=30 on a
 # (RFC 7609 4.5.3):
 #   - control: a plain TCP connection with SO_KEEPALIVE (TCP_KEEPIDLE 2 s)
-#     shows TCP's keepalive timer in `ss -o`;
-#   - phase 1: an SMC-R connection with SO_KEEPALIVE (TCP_KEEPIDLE 2 s),
-#     idle for 6 s while b answers TEST LINK: getsockopt(TCP_KEEPIDLE)
-#     reads 2; its clcsock is listed by ss with TCP's keepalive timer (TCP
-#     keepalive flows for middleboxes) due in more than 10 s (raised to
-#     tcp_keepidle_min_s, not the application's 2 s); the link stays
-#     ACTIVE and the data then arrives byte-exact;
+#     shows TCP's keepalive timer in `ss -o` once the client set its
+#     options (it idles until then);
+#   - phase 1: an SMC-R connection with SO_KEEPALIVE (TCP_KEEPIDLE 2 s):
+#     getsockopt(TCP_KEEPIDLE) reads 2; once the client set its options its
+#     clcsock is listed by ss with TCP's keepalive timer (TCP keepalive
+#     flows for middleboxes) due in more than 10 s and at most 30 s
+#     (raised to tcp_keepidle_min_s, not the application's 2 s, nor TCP's
+#     default); then it idles 6 s more while b answers TEST LINK, the data
+#     arrives byte-exact, and the link is still ACTIVE afterwards (the
+#     link group lingers);
 #   - phase 2: b ignores TEST LINK; an SMC-R connection with SO_KEEPALIVE
-#     idle for 15 s: a logs "no reply to TEST LINK" (the probe came from
-#     SO_KEEPALIVE: the link's own would come after 10 minutes), its link
-#     group ends and the connection's send fails with ECONNRESET. b's
-#     side of it ends by b's own link keepalive (its peer QP is gone).
+#     idles until a's link group is gone (at most 30 s): a logged "no reply
+#     to TEST LINK" meanwhile (the probe came from SO_KEEPALIVE: the link's
+#     own would come after 10 minutes) and the connection's send then
+#     fails with ECONNRESET. b's side of it ends by b's own link keepalive
+#     (its peer QP is gone).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
@@ -35,17 +39,28 @@ if [[ $SMCR_ROLE == a ]]; then
 fi
 vm_sync "$ST_KEY-params" || exit 1
 
-# conns PORT / ka_timers PORT: this VM's established TCP connections to
-# PORT (kernel sockets included), and how many have a keepalive timer;
-# ka_due PORT: whole seconds until the first one's keepalive timer fires
-conns() { ss -tnoH state established "( dport = :$1 )" | wc -l; }
-ka_timers() { ss -tnoH state established "( dport = :$1 )" | grep -c "timer:(keepalive"; }
+# ss_est PORT: `ss -o` of this VM's established TCP connections to PORT
+# (kernel sockets included); ka_due: whole seconds until the keepalive
+# timer of the first such line on stdin fires
+ss_est() { ss -tnoH state established "( dport = :$1 )"; }
 ka_due() {
-	ss -tnoH state established "( dport = :$1 )" |
-		sed -n 's/.*timer:(keepalive,\([0-9]*min\)\{0,1\}\([0-9]*\).*/\1:\2/p' | head -n1 |
+	sed -n 's/.*timer:(keepalive,\([0-9]*min\)\{0,1\}\([0-9]*\).*/\1:\2/p' | head -n1 |
 		{ IFS=: read -r m s; m=${m%min}; echo $((${m:-0} * 60 + ${s:-0})); }
 }
-lost() { dmesg | grep -c "no reply to TEST LINK, link down"; }
+# await_out FILE TEXT PID: waits until FILE, the output of PID, says TEXT
+# (up to 30 s, while PID runs)
+await_out() {
+	local end=$((SECONDS + 30))
+	until [[ -e $1 && $(<"$1") == *"$2"* ]]; do
+		if ((SECONDS >= end)) || ! kill -0 "$3" 2>/dev/null; then
+			[[ -e $1 && $(<"$1") == *"$2"* ]]
+			return
+		fi
+		vm_nap 0.1
+	done
+}
+# the clients idle until $hold is removed
+hold=$ST_TMP/hold
 
 case $SMCR_ROLE in
 b) st_serve_bg tcp server --family tcp --port "$P" --mode sink --bytes 4K --timeout 60s || exit 1
@@ -64,43 +79,67 @@ b) st_serve_bg tcp server --family tcp --port "$P" --mode sink --bytes 4K --time
    st_param keepalive_ms 500 || exit 1
    st_await_lgr_count 0 30 || st_fail "b's link group never ended" ;;
 a) st_await tcp || exit 1
+   touch "$hold"
    "$SMCTEST" client --family tcp --addr "$SMCR_PEER_IP" --port "$P" --mode sink --bytes 4K \
-	--keepalive 2 --hold 3s --timeout 30s &
+	--keepalive 2 --hold 30s --hold-file "$hold" --timeout 60s >"$ST_TMP/tcp.out" 2>&1 &
    pid=$!
-   sleep 1.5
-   n=$(ka_timers "$P")
-   echo "TCP with SO_KEEPALIVE: $n keepalive timer(s)"
-   wait "$pid" || st_fail "the TCP control connection failed"
-   ((n == 1)) || st_fail "control: ss shows no keepalive timer on a TCP connection with SO_KEEPALIVE"
+   await_out "$ST_TMP/tcp.out" "TCP_KEEPIDLE reads" "$pid" ||
+	{ cat "$ST_TMP/tcp.out"; st_fail "control: the TCP client never set SO_KEEPALIVE"; }
+   s=$(ss_est "$P")
+   rm -f "$hold"
+   echo "TCP with SO_KEEPALIVE: ${s:-not listed}"
+   wait "$pid" || { cat "$ST_TMP/tcp.out"; st_fail "the TCP control connection failed"; }
+   [[ $s == *"timer:(keepalive"* ]] ||
+	st_fail "control: ss shows no keepalive timer on a TCP connection with SO_KEEPALIVE"
 
    st_await c1 || exit 1
+   touch "$hold"
    "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode sink --bytes 4K \
-	--keepalive 2 --hold 6s --expect-mode smcr --timeout 30s >"$ST_TMP/c1.out" 2>&1 &
+	--keepalive 2 --hold 30s --hold-file "$hold" --expect-mode smcr --timeout 60s >"$ST_TMP/c1.out" 2>&1 &
    pid=$!
-   sleep 3
-   c=$(conns $((P + 1)))
-   n=$(ka_timers $((P + 1)))
-   due=$(ka_due $((P + 1)))
-   links=$(st_links)
-   echo "SMC-R with SO_KEEPALIVE: clcsock listed $c time(s), $n TCP keepalive timer(s) due in ${due}s; links: $links"
+   await_out "$ST_TMP/c1.out" "TCP_KEEPIDLE reads" "$pid" ||
+	{ cat "$ST_TMP/c1.out"; st_fail "phase 1: the SMC-R client never set SO_KEEPALIVE"; }
+   s=$(ss_est $((P + 1)))
+   # idle on: smcr checks the link every 2 s, b answers
+   vm_nap 6
+   rm -f "$hold"
    wait "$pid" || { cat "$ST_TMP/c1.out"; st_fail "phase 1: the SMC-R connection failed"; }
    cat "$ST_TMP/c1.out"
+   c=0
+   [[ -n $s ]] && c=$(wc -l <<<"$s")
+   n=$(grep -c "timer:(keepalive" <<<"$s")
+   due=$(ka_due <<<"$s")
+   links=$(st_links)
+   echo "SMC-R with SO_KEEPALIVE: clcsock listed $c time(s), $n TCP keepalive timer(s) due in ${due}s"
+   echo "links after 6 s more: $links"
    grep -q "TCP_KEEPIDLE reads 2$" "$ST_TMP/c1.out" || st_fail "getsockopt(TCP_KEEPIDLE) is not the application's 2"
    ((c == 1)) || st_fail "ss does not list the clcsock"
    ((n == 1)) || st_fail "no TCP keepalive timer on the clcsock of an SMC-R connection with SO_KEEPALIVE"
-   ((due > 10)) || st_fail "the clcsock's keepalive is due in ${due}s: not raised to tcp_keepidle_min_s"
+   ((due > 10 && due <= 30)) ||
+	st_fail "the clcsock's keepalive is due in ${due}s: not raised to tcp_keepidle_min_s (30 s)"
    [[ $links =~ ^[0-9]+\ client\ 1\ ACTIVE$ ]] || st_fail "answered keepalive lost the link"
    vm_put "$ST_KEY-phase1" 1
 
    st_await c2 || exit 1
-   before=$(lost)
-   out=$("$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port $((P + 2)) --mode sink --bytes 4K \
-	--keepalive 2 --hold 15s --timeout 40s 2>&1)
+   st_dmesg_mark phase2 || exit 1
+   touch "$hold"
+   "$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port $((P + 2)) --mode sink --bytes 4K \
+	--keepalive 2 --hold 60s --hold-file "$hold" --timeout 90s >"$ST_TMP/c2.out" 2>&1 &
+   pid=$!
+   # idle until the unanswered probe took the link group down
+   kv=$(st_conn_kv $((P + 2)))
+   echo "phase 2 connection: ${kv:-no SMC-R connection}"
+   gone=1
+   [[ -n $kv ]] && st_await_lgr_count 0 30 && gone=0
+   rm -f "$hold"
+   wait "$pid"
    rc=$?
-   echo "$out"
+   cat "$ST_TMP/c2.out"
+   [[ -n $kv ]] || st_fail "phase 2: the connection is not SMC-R"
+   ((gone == 0)) || st_fail "a's link group stayed"
    ((rc != 0)) || st_fail "the connection survived an unanswered keepalive probe"
-   grep -q ECONNRESET <<<"$out" || st_fail "the connection did not fail with ECONNRESET"
-   (($(lost) > before)) || st_fail "no \"no reply to TEST LINK\" log line"
-   st_await_lgr_count 0 10 || st_fail "a's link group stayed"
+   grep -q ECONNRESET "$ST_TMP/c2.out" || st_fail "the connection did not fail with ECONNRESET"
+   n=$(st_dmesg_count "no reply to TEST LINK, link down" phase2) || st_fail "cannot read the kernel log"
+   ((n > 0)) || st_fail "no \"no reply to TEST LINK\" log line"
    vm_put "$ST_KEY-a-done" 1 ;;
 esac
