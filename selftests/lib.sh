@@ -246,6 +246,26 @@ st_dmesg_count() {
 	return 1
 }
 
+# st_await_hs_child PORT SECONDS: waits until this VM lists a server child
+# on its listener's PORT in the CLC handshake (sock_diag state SMC_INIT,
+# which smctest names SYN_SENT): the listener's accept worker took the
+# connection and counts it against hs_limit. Returns 1 (with the listing)
+# if none came.
+st_await_hs_child() {
+	local end=$((SECONDS + $2)) out line
+	while :; do
+		out=$("$SMCTEST" diag --kv --port "$1")
+		while IFS= read -r line; do
+			[[ $line == *" state=SYN_SENT "*" local="*":$1 peer="* ]] && return 0
+		done <<<"$out"
+		((SECONDS < end)) || break
+		vm_nap 0.1
+	done
+	echo "no server child in its handshake on port $1 after $2 s:"
+	echo "$out"
+	return 1
+}
+
 # st_have_ipproto_smc: true on kernels that take socket(AF_INET or AF_INET6,
 # SOCK_STREAM, IPPROTO_SMC) (Linux 6.11+), where smcr registers it
 st_have_ipproto_smc() {

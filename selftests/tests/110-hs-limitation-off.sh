@@ -8,7 +8,8 @@
 # by Linux's netlink commands (raw generic netlink, SMC_NETLINK_*_HS_LIMITATION):
 # b: hs_limit=1, test_clc_without_option=1, SMC_NETLINK_DISABLE_HS_LIMITATION
 # (DUMP_HS_LIMITATION then reports 0); a `clc-peer --script silence`
-# client of role a holds the only handshake slot. Asserts: a new smcr
+# client of role a holds the only handshake slot (b waits until sock_diag
+# lists the silent child in its handshake). Asserts: a new smcr
 # client then does not fall back but runs SMC-R (mode smcr on both sides,
 # duplex data byte-exact), where 025 asserts PEERNOSMC with the limitation
 # on. b switches the limitation on again at the end (also on failure) and
@@ -68,8 +69,10 @@ b) st_param hs_limit 1 || exit 1
    st_serve_bg srv server --family smc --port "$P" --conns 1 --mode duplex --bytes "$(st_size 4M 256K)" \
 	--expect-mode smcr --timeout 150s || exit 1
    vm_get "$ST_KEY-silent-connected" 60 >/dev/null || st_fail "no word from role a"
-   sleep 1 # let the listener's accept worker start the silent child's handshake
-   vm_put "$ST_KEY-ready" 1
+   # the listener's accept worker started the silent child's handshake:
+   # the only slot is taken
+   st_await_hs_child "$P" 30 || { vm_put "$ST_KEY-ready" fail; st_fail "the silent connection holds no handshake"; }
+   vm_put "$ST_KEY-ready" ok
    st_wait_all || st_fail "server side failed"
    hs 17 || st_fail "ENABLE_HS_LIMITATION failed"
    [[ $(hs 16) == 1 ]] || st_fail "DUMP_HS_LIMITATION does not report 1 after ENABLE" ;;
@@ -78,7 +81,7 @@ a) st_await srv || exit 1
    st_silent_peer "$out" "$((TMO / 1000 + 60))s" 150s
    spid=$SILENT_PID
    vm_put "$ST_KEY-silent-connected" 1
-   vm_get "$ST_KEY-ready" 60 >/dev/null || st_fail "no word from role b"
+   [[ $(vm_get "$ST_KEY-ready" 60) == ok ]] || st_fail "b saw no handshake of the silent connection"
    rc=0
    kill -0 "$spid" 2>/dev/null || { echo "FAIL: silent connection already ended"; rc=1; }
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode duplex \

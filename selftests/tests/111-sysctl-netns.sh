@@ -16,7 +16,8 @@
 #      sysctls nor the module parameters, nor B's values;
 #   3. they take effect for A's sockets: with hs_limit=1 and a silent CLC
 #      peer holding a listener's one handshake (started with
-#      test_clc_without_option, off again for the client), a new AF_SMC
+#      test_clc_without_option, off again for the client; sock_diag lists
+#      the silent child in its handshake before the client starts), a new AF_SMC
 #      client in B
 #      (limit_smc_hs 1) falls back with PEERNOSMC (the SYN-ACK left the SMC
 #      option out), in A (limit_smc_hs 0) it runs its handshake and falls
@@ -37,11 +38,15 @@ st_param keepalive_ms 30000 || exit 1
 HOLDERS=()
 trap 'kill "${HOLDERS[@]}" 2>/dev/null; st_params_restore' EXIT
 new_ns() {	# new_ns NAME: sets NS_<NAME> to the holder's pid
-	local pid
+	local pid end=$((SECONDS + 10))
 	unshare -n sleep 1000 &
 	pid=$!
 	HOLDERS+=("$pid")
-	sleep 0.2
+	# until it left this namespace (nsenter would enter this one before)
+	while [[ /proc/$pid/ns/net -ef /proc/$$/ns/net ]]; do
+		{ ((SECONDS < end)) && kill -0 "$pid" 2>/dev/null; } || st_fail "netns $1: unshare -n did not make one"
+		vm_nap 0.05
+	done
 	nsenter -t "$pid" -n ip link set lo up || st_fail "netns $1: lo"
 	printf '#!/bin/sh\nexec nsenter -t %s -n %s "$@"\n' "$pid" "$SMCTEST" >"$ST_TMP/smctest-$1"
 	chmod +x "$ST_TMP/smctest-$1"
@@ -102,7 +107,8 @@ try() {
 	echo Y >/sys/module/smcr/parameters/test_clc_without_option
 	st_silent_peer "$ST_TMP/silent-$ns.out" 60s 90s
 	spid=$SILENT_PID
-	sleep 1 # the listener's accept worker starts the silent child's handshake
+	# the listener's accept worker started the silent child's handshake
+	st_await_hs_child "$port" 30 || rc=1
 	echo N >/sys/module/smcr/parameters/test_clc_without_option
 	st_smctest client --family smc --addr 127.0.0.1 --port "$port" --mode duplex --bytes 64K \
 		--expect-reason "$reason" --timeout 60s || rc=1
