@@ -5,7 +5,8 @@
 # TIMEOUT: 150
 #
 # Asserts: an SMC-R client streaming to an smcr server whose process is
-# stopped after 2 s and killed with SIGKILL 2 s later fails with ECONNRESET
+# stopped 2 s after sock_diag lists their SMC-R connection and killed with
+# SIGKILL 2 s later fails with ECONNRESET
 # (the dying socket had unread data, so it closes with an abnormal close,
 # as TCP resets), well
 # before its timeout; afterwards the link group of each VM counts 0
@@ -19,14 +20,15 @@ P=$ST_PORT
 st_param lgr_linger_ms 60000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
 case $SMCR_ROLE in
-b) rm -f "$ST_TMP/ready"
-   # a slow reader: 4 KiB per read, so the client's data piles up
-   "$SMCTEST" server --family smc --port "$P" --mode sink --msgsize 4K --timeout 100s \
-	--ready-file "$ST_TMP/ready" &
-   pid=$!
-   for ((i = 0; i < 100; i++)); do [[ -e $ST_TMP/ready ]] && break; vm_nap 0.1; done
-   vm_put "$ST_KEY-srv" ok
-   vm_get "$ST_KEY-sending" 60 >/dev/null || st_fail "client never started"
+b) # a slow reader: 4 KiB per read, so the client's data piles up
+   st_serve_bg srv server --family smc --port "$P" --mode sink --msgsize 4K --timeout 100s || exit 1
+   pid=${ST_PIDS[0]}
+   # the client's connection is up (SMC-R), then it streams for 2 s
+   end=$((SECONDS + 60))
+   until kv=$(st_conn_kv "$P") && [[ -n $kv ]]; do
+	((SECONDS < end)) || { kill -9 "$pid"; st_fail "no SMC-R connection from the client"; }
+   done
+   echo "connection: $kv"
    sleep 2
    # stopped first, so that data is left unread when it dies: a reader
    # that happened to have drained the RMBE would close with C (no reset,
@@ -36,8 +38,7 @@ b) rm -f "$ST_TMP/ready"
    kill -9 "$pid"
    wait "$pid" 2>/dev/null
    echo "server killed" ;;
-a) vm_get "$ST_KEY-srv" 60 >/dev/null || st_fail "server never listened"
-   vm_put "$ST_KEY-sending" 1
+a) st_await srv || exit 1
    out=$("$SMCTEST" client --family smc --addr "$SMCR_PEER_IP" --port "$P" --mode sink \
 	--bytes 4G --timeout 60s 2>&1)
    rc=$?
