@@ -294,6 +294,42 @@ static void smc_lgr_linger_expired(struct work_struct *work)
 }
 
 /*
+ * TEST ONLY: writing Y to test_lgr_expire_idle ends the linger of every idle
+ * link group now, a client's a second later (a server's DELETE LINK usually
+ * ends it first, as when its lgr_linger_ms runs out): a selftest that needs
+ * no link group starts without waiting out the earlier tests' lingers.
+ */
+static int smc_lgr_expire_idle_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	struct smc_link_group *lgr;
+	bool now;
+	int rc;
+
+	rc = kstrtobool(val, &now);
+	if (rc || !now)
+		return rc;
+	mutex_lock(&smc_lgr_mutex);
+	list_for_each_entry(lgr, &smc_lgr_list, list) {
+		spin_lock_bh(&lgr->lock);
+		if (!lgr->conns && !lgr->pending && !lgr->terminating)
+			mod_delayed_work(smc_lgr_wq, &lgr->linger,
+					 lgr->server ? 0 : HZ);
+		spin_unlock_bh(&lgr->lock);
+	}
+	mutex_unlock(&smc_lgr_mutex);
+	return 0;
+}
+
+static const struct kernel_param_ops smc_lgr_expire_idle_ops = {
+	.set	= smc_lgr_expire_idle_set,
+};
+
+module_param_cb(test_lgr_expire_idle, &smc_lgr_expire_idle_ops, NULL, 0200);
+MODULE_PARM_DESC(test_lgr_expire_idle,
+		 "TEST ONLY: write Y to end the linger of every idle link group now");
+
+/*
  * After our DELETE LINK the links stay up this long: the peer ends its
  * connections on it and may send a last CDC message (an abort) for each,
  * which our QP must still acknowledge. Over Soft-RoCE a message to a QP

@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: 100 concurrent connections a->b, one first contact and 99 subsequent contacts in one SMC-R v2.1 link group, SMC-R on both sides, byte-exact
 # SMOKE: no
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 400
 #
@@ -30,7 +31,7 @@ if [[ $ST_IMPL == smcr && $SMCR_ROLE == b ]]; then
 fi
 # a clean start: the link groups of earlier tests lingered out (smcr's
 # linger of 10 s ends them with DELETE LINK, which ends Linux's too)
-st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
 
 case $SMCR_ROLE in

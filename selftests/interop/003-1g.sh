@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: a 1 GiB SMC-R stream a->b (64 MiB on the debug kernel), SMC-R on both sides, FNV checksums equal on both ends
 # SMOKE: no
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 900
 #

@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: release 1 max_conns 16 (Linux's sysctl): 40 connections spread over 3 link groups of one peer, all SMC-R
 # SMOKE: no
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 240
 #
@@ -28,7 +29,7 @@ if [[ $ST_IMPL == linux ]]; then
 else
 	st_param hs_limit 256 || exit 1
 fi
-st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
 # all N open (held): 3 link groups of at most 16
 st_held_conns_split $N "$B" 3 16

@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: two links per link group (v2 ADD LINK with RKey pairs both ways), SYM, connections spread over both links, SMC-R on both sides
 # SMOKE: no
+# DEBUG: yes
 # PEER: yes
 # TIMEOUT: 240
 #
@@ -35,6 +36,6 @@ else
 	st_param smcr_max_links_per_lgr 2 || exit 1
 	st_param hs_limit 256 || exit 1
 fi
-st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
 st_two_links "$N" "$B"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: SMC-R v2 through an IPv4 gateway route on both sides, SMC-R both sides, both link groups not direct
 # SMOKE: no
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 240
 #
@@ -40,7 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 143' TERM
-st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
 vm_put "$ST_KEY-mac" "$(</sys/class/net/eth1/address)" || exit 1
 mac=$(vm_get "$ST_KEY-mac" 60) || st_fail "no eth1 MAC from the peer"
 ip -4 addr flush dev eth1 || st_fail "ip addr flush eth1"

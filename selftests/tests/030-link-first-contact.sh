@@ -22,7 +22,7 @@ st_param data_path Y || exit 1
 P=$ST_PORT
 B=$(st_size 1M 64K)
 
-st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not expire"
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not expire"
 case $SMCR_ROLE in
 b) st_serve_bg c1 server --family smc --port "$P" --mode duplex --bytes "$B" \
 	--expect-mode smcr --timeout 60s || exit 1

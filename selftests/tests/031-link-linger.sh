@@ -15,7 +15,7 @@ st_need_rxe
 st_param data_path Y || exit 1
 P=$ST_PORT
 
-st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not expire"
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not expire"
 st_param lgr_linger_ms 10000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
 case $SMCR_ROLE in

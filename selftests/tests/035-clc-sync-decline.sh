@@ -27,7 +27,7 @@ b) st_param test_clc_without_option Y || exit 1
    st_param test_fake_offer N || exit 1
    # not while an earlier test's link group lingers out: it would end
    # between the two counts
-   st_await_lgr_count 0 60 || st_fail "link groups of earlier tests did not end"
+   st_no_lgrs 60 || st_fail "link groups of earlier tests did not end"
    n0=$(st_lgr_count) || st_fail "smcr lgr show failed"
    st_await sync || exit 1
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$ST_PORT" --mode duplex --bytes "$B" \

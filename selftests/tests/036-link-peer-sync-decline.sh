@@ -29,7 +29,7 @@ P=$ST_PORT
 B=$(st_size 256K 64K)
 case $SMCR_ROLE in
 b) # an idle link group must not end by its linger during the test
-   st_await_lgr_count 0 60 || st_fail "link groups of earlier tests did not expire"
+   st_no_lgrs 60 || st_fail "link groups of earlier tests did not expire"
    st_param lgr_linger_ms 600000 || exit 1
    st_param test_clc_without_option Y || exit 1
    S="--family smc --conns 1 --mode duplex --bytes $B --timeout 90s"
@@ -43,7 +43,7 @@ b) # an idle link group must not end by its linger during the test
 	--expect-reason PEERDECL --expect-peer-diag NOSMCRDEV; } || exit 1
    rc=0
    st_wait_all || rc=1
-   st_await_lgr_count 0 30 || rc=1
+   st_no_lgrs 30 || rc=1
    exit $rc ;;
 a) st_await honest && st_await noprop && st_await sync && st_await again || exit 1
    st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$P" --script sync-decline --bytes "$B" \

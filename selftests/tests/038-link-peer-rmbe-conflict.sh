@@ -31,7 +31,7 @@ P=$ST_PORT
 B=$(st_size 256K 64K)
 case $SMCR_ROLE in
 b) # an idle link group must not end by its linger during the test
-   st_await_lgr_count 0 60 || st_fail "link groups of earlier tests did not expire"
+   st_no_lgrs 60 || st_fail "link groups of earlier tests did not expire"
    st_param lgr_linger_ms 600000 || exit 1
    st_param test_clc_without_option Y || exit 1
    S="--family smc --conns 1 --mode duplex --bytes $B --timeout 90s --expect-mode smcr"
@@ -47,7 +47,7 @@ b) # an idle link group must not end by its linger during the test
 	rc=1
    fi
    st_wait_all || rc=1
-   st_await_lgr_count 0 30 || rc=1
+   st_no_lgrs 30 || rc=1
    exit $rc ;;
 a) st_await old && st_await new || exit 1
    st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$P" --script rmbe-conflict --bytes "$B" \

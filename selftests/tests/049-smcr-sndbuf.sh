@@ -22,7 +22,7 @@ st_param data_path Y || exit 1
 P=$ST_PORT
 B=$(st_size 4M 1M)
 
-st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
 if [[ $SMCR_ROLE == b ]]; then
 	st_param rmem 524288 || exit 1
 	st_param rmbe_eyecatcher Y || exit 1

@@ -42,7 +42,7 @@ for script in "${scripts[@]}"; do
 	fi
 done
 if [[ $SMCR_ROLE == b ]]; then
-	st_await_lgr_count 0 60 || { rc=1; failed+=("link groups left"); }
+	st_no_lgrs 60 || { rc=1; failed+=("link groups left"); }
 fi
 ((rc == 0)) || echo "FAILED on role $SMCR_ROLE: ${failed[*]}"
 exit $rc

@@ -37,7 +37,7 @@ b) st_param test_clc_without_option Y || exit 1
 	--expect-mode smcr --expect-data-error ECONNRESET --timeout 90s || exit 1
    rc=0
    st_wait_all || rc=1
-   st_await_lgr_count 0 60 || rc=1
+   st_no_lgrs 60 || rc=1
    exit $rc ;;
 a) st_await first && st_await second && st_await beyond || exit 1
    st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$P" --script cross-lgr-write --bytes "$B" \

@@ -43,7 +43,7 @@ B=$(st_size 256K 64K)
 LLC_TMO=2000
 case $SMCR_ROLE in
 b) # an idle link group must not end by its linger during the test
-   st_await_lgr_count 0 60 || st_fail "link groups of earlier tests did not expire"
+   st_no_lgrs 60 || st_fail "link groups of earlier tests did not expire"
    st_param lgr_linger_ms 600000 || exit 1
    st_param test_clc_without_option Y || exit 1
    S="--family smc --mode duplex --bytes $B --timeout 120s"
@@ -54,7 +54,7 @@ b) # an idle link group must not end by its linger during the test
      st_serve_bg refused server $S --port $((P + 3)) --conns 2 --rcvbuf 32K; } || exit 1
    rc=0
    st_wait_all || rc=1
-   st_await_lgr_count 0 30 || rc=1
+   st_no_lgrs 30 || rc=1
    st_param llc_timeout_ms $LLC_TMO || exit 1
    # shellcheck disable=SC2086
    { st_serve_bg ufirst server $S --port $((P + 4)) --conns 1 --expect-mode smcr &&

@@ -46,7 +46,7 @@ check_lgr() {
 	[[ $n == 1 && $rmb == $((4 * RMB)) ]] || { echo "$lgrs"; return 1; }
 }
 
-st_await_lgr_count 0 90 || st_fail "link groups of earlier tests did not end"
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
 rc=0
 case $SMCR_ROLE in

@@ -41,7 +41,7 @@ LLC_TMO=1500
 # shellcheck disable=SC2206 # SMCR_072_SCRIPTS: a subset, for debugging
 scripts=(${SMCR_072_SCRIPTS:-add-link-reject add-link-silent add-link-bad-reply add-link-bad-cont add-link-no-confirm})
 if [[ $SMCR_ROLE == b ]]; then
-	st_await_lgr_count 0 60 || st_fail "link groups of earlier tests did not end"
+	st_no_lgrs 60 || st_fail "link groups of earlier tests did not end"
 	st_param test_clc_without_option Y || exit 1
 	st_param lgr_linger_ms 3000 || exit 1
 	st_param smcr_max_links_per_lgr 2 || exit 1
@@ -62,7 +62,7 @@ single_left() {
 		echo "$links"
 		rc=1
 	fi
-	if ! st_await_lgr_count 0 30; then
+	if ! st_no_lgrs 30; then
 		"$SMCR_TOOLS/bin/smcr" -j lgr show
 		"$SMCR_TOOLS/bin/smcr" -j link show
 		"$SMCTEST" diag --kv

@@ -46,7 +46,7 @@ links_now() {
 phase() {
 	local who=$1 port=$2 got i hpid
 	echo "== no rxe1 on $who"
-	st_await_lgr_count 0 60 || return 1
+	st_no_lgrs 60 || return 1
 	vm_sync "$ST_KEY-$who-clean" || return 1
 	if [[ $SMCR_ROLE == "$who" ]]; then
 		rdma link del rxe1 || { echo "rdma link del rxe1 failed"; return 1; }

@@ -18,7 +18,7 @@
 #   4. common EID again, the client offers version 1 only
 #      (test_clc_version=1), the server still version 2 only: MODEUNSUPP
 #      (0x03040000) from the server.
-# Between phases the link groups linger out (st_await_lgr_count 0), so each
+# Between phases the link groups end (st_no_lgrs), so each
 # phase makes its first contact.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
@@ -51,13 +51,13 @@ phase() {
 		[[ ${got% } == true ]] || { st_log "link groups' direct '$got', want 'true'"; return 1; }
 	fi
 	vm_sync "$ST_KEY-$name-done" || return 1
-	st_await_lgr_count 0 60 || return 1
+	st_no_lgrs 60 || return 1
 }
 
 # long enough for the version check after each phase's connection ended
 st_param lgr_linger_ms 5000 || exit 1
 # earlier tests' link groups (version 1) linger out first
-st_await_lgr_count 0 60 || st_fail "earlier link groups did not end"
+st_no_lgrs 60 || st_fail "earlier link groups did not end"
 { "$S" ueid flush >/dev/null && "$S" ueid add SMCR-V2-A >/dev/null; } || st_fail "ueid add"
 vm_sync "$ST_KEY-p1" || exit 1
 phase common "$P" "--expect-mode smcr" "--expect-mode smcr" 2.1 || st_fail "phase 1: common EID"

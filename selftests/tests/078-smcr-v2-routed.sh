@@ -38,7 +38,7 @@ cleanup() {
 st_param lgr_linger_ms 5000 || exit 1
 trap cleanup EXIT
 # earlier tests' link groups linger out first
-st_await_lgr_count 0 60 || st_fail "earlier link groups did not end"
+st_no_lgrs 60 || st_fail "earlier link groups did not end"
 if ! "$S" ueid flush >/dev/null || ! "$S" ueid add SMCR-V2-ROUTED >/dev/null; then
 	st_fail "ueid add"
 fi
@@ -52,4 +52,4 @@ got=$(st_lgr_of_peer "$(st_gid4 "$PEER")") || st_fail "smcr lgr/link show"
 [[ $got == "2.1 direct=false" ]] || st_fail "link group to $PEER: '$got', want '2.1 direct=false'"
 [[ $(st_lgr_count) == 1 ]] || st_fail "link groups: $("$S" -j lgr show)"
 vm_sync "$ST_KEY-done" || exit 1
-st_await_lgr_count 0 60 || st_fail "link groups did not end"
+st_no_lgrs 60 || st_fail "link groups did not end"
