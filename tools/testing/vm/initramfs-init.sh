@@ -10,7 +10,8 @@
 #
 # Kernel command line parameters (all set by tools/testing/vm/run):
 #   smcr.tree=PATH     work tree (host path; 9p tag "tree")
-#   smcr.modules=PATH  optional: bind-mounted over /lib/modules (debug kernel)
+#   smcr.modules=PATH  optional: bind-mounted over /lib/modules (debug kernel,
+#                      stock kernels extracted into the cache)
 # shellcheck shell=sh
 /bin/busybox --install -s /bin
 export PATH=/bin

@@ -4,7 +4,9 @@
 #
 # Usage: mkinitramfs.sh KVER MODROOT
 #   KVER     kernel release (uname -r of the guest kernel)
-#   MODROOT  directory containing lib/modules/KVER ("/" for Debian kernels)
+#   MODROOT  directory containing lib/modules/KVER ("/" for installed Debian
+#            kernels; the cache root scripts/install-deps.sh extracts their
+#            packages into, or the debug kernel's modules_install root)
 #
 # The initramfs holds a static busybox, /init (initramfs-init.sh), the
 # static cpu-check (cpu-check.cpp) and the
@@ -39,7 +41,9 @@ done
 
 hash=$( {
 	sha256sum "${BASH_SOURCE[0]}" "$here/initramfs-init.sh" "$here/cpu-check.cpp" "$busybox" | cut -d' ' -f1
-	for p in "${mods[@]}"; do stat -c '%n %s %Y' "$p"; done
+	# names relative to MODROOT: an installed Debian kernel and the same
+	# package extracted into the cache share one image
+	for p in "${mods[@]}"; do r=${p#"$modroot"}; echo "${r#/} $(stat -c '%s %Y' "$p")"; done
 } | sha256sum | cut -c1-16)
 out=$cache/$kver-$hash.cpio.gz
 if [[ -s $out ]]; then
