@@ -1,7 +1,6 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: SMC-R v2 streams a->b, duplex and 1 byte, mode SMC-R on both sides, byte-exact
 # SMOKE: yes
-# DEBUG: yes
 # PEER: yes
 # TIMEOUT: 200
 #

@@ -17,7 +17,8 @@
 #   with smc.ko
 #   debug kernel: waits for its build, builds smcr.ko and the KUnit module
 #   for it, then (2 VMs, one boot) the KUnit module (role a) + every
-#   selftest; then the interop tests tagged "# DEBUG: yes", both roles
+#   selftest but those tagged "# DEBUG: no"; then the interop group but
+#   those tagged "# DEBUG: no", both roles
 #
 # Expects the top-level Makefile to have built build/mod/<kver>/smcr.ko for
 # the stock kernels and build/tools/.
@@ -361,20 +362,21 @@ budget_check() {
 
 # run_interop K: the interop group, smcr against Linux's smc.ko
 # (selftests/interop/) on kernel K, in two VM runs - Linux as the server
-# (role b), then as the client. On the debug kernel only the tests tagged
-# "# DEBUG: yes" run (selftests/README.md, "The interop group"): the debug
-# kernel checks smcr's side of each kind of exchange, stock 6.12 runs them
-# all. A run's failures that no test line shows count as in the main loop.
+# (role b), then as the client. On the debug kernel selftests/run leaves
+# out the tests tagged "# DEBUG: no" (selftests/README.md, "Kernels"): the
+# debug kernel checks smcr's side of each kind of exchange, stock 6.12 runs
+# them all. A run's failures that no test line shows count as in the main
+# loop.
 run_interop() {
-	local k=$1 side kl vrc reason t=$timeout sel=()
+	local k=$1 side kl vrc reason t=$timeout
 	local i_pass=0 i_fail=0 i_skip=0 fail_before=$total_fail start=$SECONDS
-	[[ $k == debug ]] && t=$debug_timeout sel=(--debug-subset)
+	[[ $k == debug ]] && t=$debug_timeout
 	for side in b a; do
 		kl=$logdir/interop-$k-linux-$side
 		say "===== interop, kernel $k: Linux's smc.ko on role $side (logs: $kl)"
 		vrc=0
 		"$vm/run" --kernel "$k" --vms 2 --allow-intree-smc --timeout "$t" --logdir "$kl" -- \
-			selftests/run --interop "$side" "${sel[@]}" || vrc=$?
+			selftests/run --interop "$side" || vrc=$?
 		reason=$(sed -n 's/^status=[0-9]* reason=//p' "$kl/result" 2>/dev/null || true)
 		count_tap "$kl/a.out"
 		check_tap_skips "interop-$k" "$kl/a.out"
