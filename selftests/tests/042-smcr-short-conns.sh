@@ -1,5 +1,5 @@
 #!/bin/bash
-# DESC: 1000 short SMC-R connections one after another (100 on the debug kernel), each byte-exact; nothing left behind
+# DESC: 1000 short SMC-R connections one after another (50 on the debug kernel), each byte-exact; nothing left behind
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 400
@@ -12,7 +12,7 @@ source "$ST_DIR/lib.sh"
 st_need_rxe
 st_param data_path Y || exit 1
 P=$ST_PORT
-N=$(st_size 1000 100)
+N=$(st_size 1000 50)
 
 st_param lgr_linger_ms 60000 || exit 1
 vm_sync "$ST_KEY-params" || exit 1
