@@ -484,9 +484,9 @@ for k in $kernels; do
 
 	# Phases of this kernel's run (the guest's own uptime figures) and the
 	# wall time of each selftest (from its TAP line).
-	g_boot=$(awk '$1 == "boot" { print $2 }' "$kl/shared/a.phases" 2>/dev/null)
-	g_cmd=$(awk '$1 == "command" { print $2 }' "$kl/shared/a.phases" 2>/dev/null)
-	g_after=$(awk '$1 == "after" { print $2 }' "$kl/shared/a.phases" 2>/dev/null)
+	g_boot=$(awk '$1 == "boot" { print $2 }' "$kl/shared/a.phases" 2>/dev/null || true)
+	g_cmd=$(awk '$1 == "command" { print $2 }' "$kl/shared/a.phases" 2>/dev/null || true)
+	g_after=$(awk '$1 == "after" { print $2 }' "$kl/shared/a.phases" 2>/dev/null || true)
 	g_kunit=$(cat "$kl/shared/kunit.secs" 2>/dev/null || echo 0)
 	phases+=("$k: VM boot and setup ${g_boot:-?}")
 	[[ $k == debug ]] && phases+=("$k: KUnit $g_kunit")
