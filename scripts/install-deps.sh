@@ -65,16 +65,17 @@ else
 	$sudo apt-get update -q
 	updated=1
 	$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
 
-	# checkpatch.pl for the pre-stop hook and `make checkpatch`
-	cache=${XDG_CACHE_HOME:-$HOME/.cache}/smcr
-	if [[ ! -x $cache/checkpatch.pl ]]; then
-		mkdir -p "$cache"
-		tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$cache" --strip-components=2 \
-			--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-			'*/scripts/const_structs.checkpatch'
-		chmod +x "$cache/checkpatch.pl"
-	fi
+# checkpatch.pl for the pre-stop hook and `make checkpatch` (where the
+# Makefile looks: ~/.cache/smcr), also when the packages were all there
+cpcache=$HOME/.cache/smcr
+if [[ ! -x $cpcache/checkpatch.pl && -r /usr/src/linux-source-6.12.tar.xz ]]; then
+	mkdir -p "$cpcache"
+	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$cpcache" --strip-components=2 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+	chmod +x "$cpcache/checkpatch.pl"
 fi
 
 # ------------------------------------------------------ stock kernel images
