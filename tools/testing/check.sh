@@ -2,9 +2,9 @@
 # `make check`: run the smcr tests in QEMU VMs on every kernel and summarize.
 #
 # In this order (the stock kernels first: the debug kernel may still be
-# building in the background, niced, and takes the CPU they leave):
+# building in the background (SCHED_IDLE) and takes the CPU they leave):
 #   host: ctest --test-dir build/tools (GoogleTest + loopback); checkpatch
-#   --strict and sparse (C=1 W=1), niced in the background, counted at the end
+#   --strict and sparse (C=1 W=1), in the background (SCHED_IDLE), counted at the end
 #   substrate: one short VM boot showing that cpu-check refuses a CPU whose
 #   emulated cmpxchg16b corrupts RFLAGS (QEMU 7.2's TCG)
 #   stock 6.12 (2 VMs): selftests/run --smoke; then the interop group on
@@ -265,8 +265,9 @@ fi
 # Static checks, counted as tests: checkpatch --strict on every kernel
 # source (make checkpatch) and sparse (C=1) with W=1 on the module for stock
 # 6.12, in an output tree of its own (build/static) so that every file is
-# compiled and checked. They run niced in the background while the VMs run
-# and are counted at the end (static_collect).
+# compiled and checked. They run in the background while the VMs run, as
+# SCHED_IDLE (see Makefile, check), and are counted at the end
+# (static_collect).
 static_pids=()
 static_start() {
 	local kdir
@@ -274,12 +275,12 @@ static_start() {
 	mkdir -p "$logdir/static"
 	say "===== host: checkpatch --strict, sparse C=1 W=1 (in the background; logs: $logdir/static)"
 	# each writes "EXIT-STATUS SECONDS" to its .rc file
-	(t0=$SECONDS; cd "$tree" && nice -n 19 make --no-print-directory checkpatch \
+	(t0=$SECONDS; cd "$tree" && chrt --idle 0 nice -n 19 make --no-print-directory checkpatch \
 		>"$logdir/static/checkpatch.log" 2>&1
 	 echo "$? $((SECONDS - t0))" >"$logdir/static/checkpatch.rc") &
 	static_pids+=($!)
 	(t0=$SECONDS; cd "$tree" && rm -rf build/static &&
-	 nice -n 19 make --no-print-directory BUILD="$tree/build/static" module \
+	 chrt --idle 0 nice -n 19 make --no-print-directory BUILD="$tree/build/static" module \
 		KDIR="${kdir:-/nonexistent}" W=1 C=1 >"$logdir/static/sparse.log" 2>&1
 	 echo "$? $((SECONDS - t0))" >"$logdir/static/sparse.rc") &
 	static_pids+=($!)
