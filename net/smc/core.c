@@ -40,6 +40,7 @@
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
@@ -144,7 +145,8 @@ void smc_lgr_put(struct smc_link_group *lgr)
 
 /*
  * Does @lgr have the peer end @key names? Under lgr->lock. A server's key
- * is the client's first link's, from its Proposal. A client's comes from
+ * is the client's first link's, from its Proposal, and the client's
+ * address, which only its first contact can set. A client's comes from
  * the Accept, which names the link the server chose for the connection:
  * any active link of the link group may match, and with @key->peer_qpn
  * only the link with that QP - a server may run several link groups with
@@ -164,7 +166,10 @@ static bool smc_lgr_key_match(struct smc_link_group *lgr,
 		return false;
 	first_link = !memcmp(a->peer_gid, key->peer_gid, SMC_GID_LEN) &&
 		     !memcmp(a->peer_mac, key->peer_mac, SMC_MAC_LEN);
-	if (lgr->server || (first_link && (lgr->pending || !key->peer_qpn)))
+	if (lgr->server)
+		return first_link && ipv6_addr_equal(&a->peer_addr,
+						     &key->peer_addr);
+	if (first_link && (lgr->pending || !key->peer_qpn))
 		return first_link;
 	for (i = 0; i < SMC_LGR_LINKS; i++) {
 		const struct smc_link *lnk = &lgr->lnk[i];

@@ -23,6 +23,7 @@
 #include <linux/scatterlist.h>
 #include <linux/xarray.h>
 #include <linux/completion.h>
+#include <linux/in6.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -352,20 +353,32 @@ struct smc_llc_waiter {
  * @version: SMC-R version of the link group (SMC_CLC_V1 or SMC_CLC_V2)
  * @peer_qpn: a client's lookup for a subsequent contact: the server's QP
  *	the Accept names (0: any); not part of a link group's own key
+ * @peer_addr: the peer's address on the TCP connection of the first
+ *	contact (IPv4 mapped)
  *
  * With the namespace and our role, what a new connection must match to
  * use an existing link group (subsequent contact, 3.5.1). A server's key
  * comes from the Proposal. In a version 2 Proposal @peer_gid is the one of
  * the v2 extension, which must be the client's IPv4 address (hs_v2.c), and
  * Linux leaves @peer_id and @peer_mac zero when it offers no version 1.
+ *
+ * Nothing in a CLC message proves who sent it: a version 1 peer ID, GID
+ * and MAC are the peer's word, and visible on its LAN. The TCP handshake
+ * proves @peer_addr, so a link group is bound to it: a server looks it up
+ * with the key (a stranger claiming a client's identity from another
+ * address makes a first contact of its own and learns nothing of the
+ * client's link group), a client checks it after the lookup by QP
+ * (smc_hs_client_link()). Only the proven peer can end or degrade a link
+ * group (an S-bit, a stale Confirm).
  */
 struct smc_lgr_key {
-	u8	peer_id[SMC_PEER_ID_LEN];
-	u8	peer_gid[SMC_GID_LEN];
-	u8	peer_mac[SMC_MAC_LEN];
-	u16	vlan_id;
-	u8	version;
-	u32	peer_qpn;
+	u8		peer_id[SMC_PEER_ID_LEN];
+	u8		peer_gid[SMC_GID_LEN];
+	u8		peer_mac[SMC_MAC_LEN];
+	u16		vlan_id;
+	u8		version;
+	u32		peer_qpn;
+	struct in6_addr	peer_addr;
 };
 
 /**
@@ -701,6 +714,13 @@ struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 				      const struct smc_offer *offer);
 void smc_lgr_first_contact_done(struct smc_link_group *lgr);
 void smc_lgr_put(struct smc_link_group *lgr);
+
+/* Another reference to @lgr, of a caller that holds one already */
+static inline void smc_lgr_hold(struct smc_link_group *lgr)
+{
+	kref_get(&lgr->ref);
+}
+
 void smc_lgr_conn_put(struct smc_link_group *lgr);
 void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 		       const char *why);

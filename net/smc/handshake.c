@@ -76,6 +76,7 @@
 #include <linux/slab.h>
 #include <linux/smcr.h>
 #include <linux/uio.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 
 #include "core.h"
@@ -320,8 +321,24 @@ static u32 smc_hs_link_err_code(int err)
 						 SMC_CLC_DECL_ERR_RDYLNK;
 }
 
+/* The peer's address on @smc's TCP connection, IPv4 mapped */
+static void smc_hs_peer_addr(const struct smc_sock *smc, struct in6_addr *addr)
+{
+	const struct sock *clcsk = smc->clcsock->sk;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (clcsk->sk_family == AF_INET6) {
+		*addr = clcsk->sk_v6_daddr;
+		return;
+	}
+#endif
+	ipv6_addr_set_v4mapped(clcsk->sk_daddr, addr);
+}
+
+/* The peer's end as its CLC message names it, bound to its TCP address */
 static void smc_hs_lgr_key(struct smc_lgr_key *key, const u8 *peer_id,
-			   const u8 *gid, const u8 *mac, const struct smc_hs *hs)
+			   const u8 *gid, const u8 *mac,
+			   const struct smc_sock *smc, const struct smc_hs *hs)
 {
 	memcpy(key->peer_id, peer_id, SMC_PEER_ID_LEN);
 	memcpy(key->peer_gid, gid, SMC_GID_LEN);
@@ -329,6 +346,7 @@ static void smc_hs_lgr_key(struct smc_lgr_key *key, const u8 *peer_id,
 	key->vlan_id = hs->offer.vlan_id;
 	key->version = hs->version;
 	key->peer_qpn = 0;
+	smc_hs_peer_addr(smc, &key->peer_addr);
 }
 
 /* Our Accept or Confirm for @lnk, in the version negotiated */
@@ -378,6 +396,23 @@ static u32 smc_hs_rmb_err_code(int rc)
 	}
 }
 
+/*
+ * A handshake that goes on without SMC-R (a Decline, a fallback) gives its
+ * connection (@conn) or its count on @lgr back before it may end the link
+ * group: the end of a link group aborts the connections still in it
+ * (smc_conn_lgr_gone()), and this one's socket now belongs to TCP. The
+ * caller keeps a reference on @lgr, to drop with smc_lgr_put().
+ */
+static void smc_hs_conn_leave(struct smc_sock *smc, struct smc_link_group *lgr,
+			      bool conn)
+{
+	smc_lgr_hold(lgr);
+	if (conn)
+		smc_conn_discard(smc);
+	else
+		smc_lgr_conn_put(lgr);
+}
+
 /* After the server's Accept: set up or reuse the link, confirm it. */
 static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 {
@@ -394,7 +429,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	bool conn = false;
 	int rc, len;
 
-	smc_hs_lgr_key(&key, acc->peer_id, acc->gid, acc->mac, hs);
+	smc_hs_lgr_key(&key, acc->peer_id, acc->gid, acc->mac, smc, hs);
 	if (!first) {
 		key.peer_qpn = acc->qpn;
 		/* the server may see the first link ACTIVE just before we do:
@@ -414,8 +449,14 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		 */
 		if (!lgr)
 			return smc_hs_decline_out_of_sync(smc);
-		if (hs->version == SMC_CLC_V2 &&
-		    !smc_hs_v2_lgr_is_peer(smc, lgr)) {
+		/*
+		 * Only the server we made the first contact with may name
+		 * the link group (struct smc_lgr_key): another host claiming
+		 * its peer ID, GID, MAC and QP would have us write where it
+		 * says into that server's memory. Nothing is out of sync:
+		 * the connection falls back, the link group stays.
+		 */
+		if (!ipv6_addr_equal(&lgr->key.peer_addr, &key.peer_addr)) {
 			smc_lgr_conn_put(lgr);
 			return smc_hs_decline(smc, SMC_CLC_DECL_NOSMCRDEV);
 		}
@@ -476,35 +517,34 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 						 smc_hs_clc_pending, smc);
 	else if (first)
 		smc_llc_cancel(lgr, &w);
+	if (!rc && data) {
+		if (first)
+			smc_lgr_first_contact_done(lgr);
+		smc_conn_activate(smc, false);
+		return 0;		/* SMC-R */
+	}
+	smc_hs_conn_leave(smc, lgr, conn);
 	if (first) {
 		if (rc)
 			smc_lgr_terminate(lgr, false, "first contact failed");
 		smc_lgr_first_contact_done(lgr);
 	}
-	if (!rc && data) {
-		smc_conn_activate(smc, false);
-		return 0;		/* SMC-R */
-	}
 	/* CONFIRM LINK failed because the server declined (C.2): fine */
 	if (!rc || ((rc == -ECONNABORTED || rc == -ETIMEDOUT ||
 		     rc == -ENOLINK) && smc_clc_readable(smc)))
 		rc = smc_hs_client_final(smc, hs, lgr);
-	if (conn)
-		smc_conn_discard(smc);
-	else
-		smc_lgr_conn_put(lgr);
+	smc_lgr_put(lgr);
 	return rc;
 
 decline:			/* in place of the Confirm */
-	if (first) {
+	if (first)
 		smc_llc_cancel(lgr, &w);
+	smc_hs_conn_leave(smc, lgr, conn);
+	if (first) {
 		smc_lgr_terminate(lgr, false, "first contact failed");
 		smc_lgr_first_contact_done(lgr);
 	}
-	if (conn)
-		smc_conn_discard(smc);
-	else
-		smc_lgr_conn_put(lgr);
+	smc_lgr_put(lgr);
 	return smc_hs_decline(smc, smc_hs_rmb_err_code(rc));
 }
 
@@ -672,7 +712,7 @@ static struct smc_link_group *smc_hs_server_lgr(struct smc_sock *smc,
 
 	smc_hs_lgr_key(&key, prop->peer_id,
 		       hs->version == SMC_CLC_V2 ? prop->roce_v2_gid : prop->gid,
-		       prop->mac, hs);
+		       prop->mac, smc, hs);
 	return smc_lgr_get(sock_net(&smc->sk), true, &key, &hs->offer, first);
 }
 
@@ -788,24 +828,23 @@ out:
 		/* SMC-R, unless the client declined (a fallback, code 0) */
 		bool ok = !code && !len && !smc->use_fallback;
 
-		if (first && !ok && (code != SMC_CLC_DECL_ERR_REGBUF || len ||
-				     data))
-			smc_lgr_terminate(lgr, false, "first contact failed");
-		if (first)
-			smc_lgr_first_contact_done(lgr);
 		if (ok) {
+			if (first)
+				smc_lgr_first_contact_done(lgr);
 			smc_conn_activate(smc, true);
 			return 0;
 		}
-		if (sync)
-			smc_hs_out_of_sync(lgr);
 		/* the client did not decline: it may write into our element */
 		if (!first && accepted && len && !smc->use_fallback)
 			return smc_hs_server_abort(smc, lgr, conn, false);
-		if (conn)
-			smc_conn_discard(smc);
-		else
-			smc_lgr_conn_put(lgr);
+		smc_hs_conn_leave(smc, lgr, conn);
+		if (first && (code != SMC_CLC_DECL_ERR_REGBUF || len || data))
+			smc_lgr_terminate(lgr, false, "first contact failed");
+		if (first)
+			smc_lgr_first_contact_done(lgr);
+		if (sync)
+			smc_hs_out_of_sync(lgr);
+		smc_lgr_put(lgr);
 	}
 	if (code && !len)
 		return smc_hs_decline(smc, code);

@@ -217,7 +217,7 @@ u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
 	/*
 	 * A subsequent contact names a link of a link group we have, maybe
 	 * one the ADD LINK flow added on another port: the handshake checks
-	 * that the link group is this server's (smc_hs_v2_lgr_is_peer())
+	 * that the link group is this server's (struct smc_lgr_key)
 	 */
 	if (!acc->first_contact)
 		return 0;
@@ -241,24 +241,6 @@ u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
 	}
 	v2->peer_os = acc->v2.os_type;
 	return smc_clc_v2_client_limits(&acc->v2, &v2->ours, &v2->agreed);
-}
-
-/**
- * smc_hs_v2_lgr_is_peer() - is a version 2 link group the one of this peer?
- * @smc: the socket of a subsequent contact
- * @lgr: the link group its Accept names
- *
- * The first contact bound the link group to the server's address on its
- * TCP connection (its GID, smc_hs_v2_accepted()); a later Accept may only
- * name it over a connection with that address, so that no other host can
- * steer our connections into it.
- *
- * Return: true if it is.
- */
-bool smc_hs_v2_lgr_is_peer(struct smc_sock *smc,
-			   const struct smc_link_group *lgr)
-{
-	return smc_hs_v2_gid_is_peer(smc, lgr->key.peer_gid);
 }
 
 /**

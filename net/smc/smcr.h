@@ -338,8 +338,6 @@ u32 smc_hs_v2_choose(struct smc_sock *smc, const struct smc_offer *offer,
 u32 smc_hs_v2_accepted(struct smc_sock *smc, const struct smc_offer *offer,
 		       const struct smc_clc_accept_info *acc,
 		       struct smc_hs_v2 *v2);
-bool smc_hs_v2_lgr_is_peer(struct smc_sock *smc,
-			   const struct smc_link_group *lgr);
 void smc_hs_v2_fill(const struct smc_hs_v2 *v2, const struct smc_link *lnk,
 		    bool confirm, struct smc_clc_accept_info *info);
 u32 smc_hs_v2_confirmed(struct smc_hs_v2 *v2,

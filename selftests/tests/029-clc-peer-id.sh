@@ -23,7 +23,7 @@ a) macs=$(vm_get "$ST_KEY-macs") || exit 1
 		--bytes 64K --drop-wait 20s --timeout 60s >"$ST_TMP/clc$i.log" || { cat "$ST_TMP/clc$i.log"; exit 1; }
 	st_wait_all || { cat "$ST_TMP/clc$i.log"; exit 1; }
 	cat "$ST_TMP/clc$i.log"
-	ids+=("$(sed -n 's/.*Proposal ([0-9]* bytes, peer ID \([0-9a-f]*\)).*/\1/p' "$ST_TMP/clc$i.log")")
+	ids+=("$(sed -n 's/.*Proposal ([0-9]* bytes, peer ID \([0-9a-f]*\) .*/\1/p' "$ST_TMP/clc$i.log")")
    done
    echo "peer IDs: ${ids[*]}"
    [[ -n ${ids[0]} && ${ids[0]} == "${ids[1]}" ]] || st_fail "the two Proposals carry different peer IDs: ${ids[*]}"

@@ -45,7 +45,7 @@ namespace clc = smctest::clc;
 namespace {
 
 enum class Send { Full, TruncClose, TruncSilent, Nothing };
-enum class Expect { Drop, Decline, DeclineSync, Data, AcceptThenConfirmDrop, AcceptThenSilence };
+enum class Expect { Drop, Decline, DeclineSync, Data, AcceptThenConfirmDrop, AcceptThenSilence, StrangerSyncDecline };
 
 // What the smcr side's address looks like to us (for Proposal prefixes).
 struct Ctx {
@@ -54,7 +54,16 @@ struct Ctx {
 	std::array<uint8_t, 16> local6{};
 	uint32_t decline_code = 0;
 	std::optional<uint16_t> peer_id_tag;
+	// another peer's identity (--claim-*): empty where not claimed
+	std::vector<uint8_t> peer_id, gid, mac;
+	std::optional<uint32_t> qpn;
 };
+
+template <size_t N> void claim(std::array<uint8_t, N> &field, const std::vector<uint8_t> &v)
+{
+	if (v.size() == N)
+		std::copy(v.begin(), v.end(), field.begin());
+}
 
 struct Script {
 	const char *name;
@@ -73,6 +82,9 @@ clc::ProposalSpec good_proposal(const Ctx &x)
 		s.peer_id[6] = static_cast<uint8_t>(*x.peer_id_tag >> 8);
 		s.peer_id[7] = static_cast<uint8_t>(*x.peer_id_tag);
 	}
+	claim(s.peer_id, x.peer_id);
+	claim(s.gid, x.gid);
+	claim(s.mac, x.mac);
 	if (x.ipv6) {
 		clc::Ipv6Prefix p;
 		std::copy_n(x.local6.begin(), 8, p.prefix.begin()); // /64
@@ -83,6 +95,19 @@ clc::ProposalSpec good_proposal(const Ctx &x)
 		s.ipv4_prefix_len = 24;
 	}
 	return s;
+}
+
+// An Accept with the F bit clear, naming the claimed peer and QP, if any
+clc::Bytes subsequent_accept(const Ctx &x)
+{
+	clc::AcceptConfirmSpec s;
+	s.first_contact = false;
+	claim(s.peer_id, x.peer_id);
+	claim(s.gid, x.gid);
+	claim(s.mac, x.mac);
+	if (x.qpn)
+		s.qpn = *x.qpn;
+	return clc::accept_confirm(clc::Accept, s);
 }
 
 clc::Bytes good_decline(const Ctx &x)
@@ -150,6 +175,11 @@ const std::vector<Script> &scripts()
 		{"confirm-after-accept", Role::Client, Send::Full, Expect::AcceptThenConfirmDrop, 0,
 		 "valid Proposal, expect Accept (server: test_fake_offer=1), send Confirm: dropped",
 		 [](const Ctx &x) { return clc::proposal_v1(good_proposal(x)); }},
+		{"stranger-sync-decline", Role::Client, Send::Full, Expect::StrangerSyncDecline, 0,
+		 "valid Proposal claiming another client's identity (--claim-peer-id/-gid/-mac, from another "
+		 "address: --bind): the Accept must be a first contact (F set: a link group of our own, nothing "
+		 "of the other client's); then a Decline SYNCERR with the S-bit, data over TCP",
+		 [](const Ctx &x) { return clc::proposal_v1(good_proposal(x)); }},
 		{"silent-after-accept", Role::Client, Send::Full, Expect::AcceptThenSilence, 0,
 		 "valid Proposal (a first contact: the server creates a link group and its QP), expect Accept, "
 		 "then send nothing: dropped after the server's clc_timeout_ms",
@@ -169,11 +199,12 @@ const std::vector<Script> &scripts()
 		 "valid v1 Accept claiming a subsequent contact (F bit clear) on a link the client does not have "
 		 "(client with a RoCE port, without test_fake_offer): out of sync (RFC 7609 C.4), the client "
 		 "declines SYNCERR with the S-bit",
-		 [](const Ctx &) {
-			 clc::AcceptConfirmSpec s;
-			 s.first_contact = false;
-			 return clc::accept_confirm(clc::Accept, s);
-		 }},
+		 subsequent_accept},
+		{"srv-stranger-accept", Role::Server, Send::Full, Expect::Decline, kNoSmcrDev,
+		 "valid v1 Accept claiming a subsequent contact on another server's link (--claim-peer-id/-gid/-mac/"
+		 "-qpn, from another address): the client declines NOSMCRDEV without the S-bit, its link group "
+		 "with that server lives on",
+		 subsequent_accept},
 		{"srv-bad-eyecatcher", Role::Server, Send::Full, Expect::Drop, 0, "Accept with a bad eye catcher",
 		 [](const Ctx &) { auto m = clc::accept_confirm(clc::Accept); m[0] = 0; return m; }},
 		{"srv-len-big", Role::Server, Send::Full, Expect::Drop, 0, "Accept announcing length 0xFFFF",
@@ -257,6 +288,10 @@ Ctx make_ctx(const Config &c, int fd)
 	Ctx x;
 	x.decline_code = c.decline_code;
 	x.peer_id_tag = c.peer_id_tag;
+	x.peer_id = c.claim_peer_id;
+	x.gid = c.claim_gid;
+	x.mac = c.claim_mac;
+	x.qpn = c.claim_qpn;
 	sockaddr_storage ss{};
 	socklen_t len = sizeof(ss);
 	if (getsockname(fd, reinterpret_cast<sockaddr *>(&ss), &len) < 0)
@@ -299,10 +334,13 @@ void play(const Config &c, const Script &s, int fd)
 			throw Failure(label + ": expected the smcr client's Proposal (client needs test_fake_offer=1 and "
 					      "test_clc_without_option=1), got " +
 				      clc::type_name(p[4]) + ": " + clc::hex(p));
-		// its peer ID (A.2.1): bytes 8..15, after the header
-		clc::Bytes id(p.begin() + 8, p.begin() + 16);
+		// its peer ID (A.2.1), GID and MAC: bytes 8..15, 16..31, 32..37
+		if (p.size() < 38)
+			throw Failure(label + ": Proposal of " + std::to_string(p.size()) + " bytes: " + clc::hex(p));
+		clc::Bytes id(p.begin() + 8, p.begin() + 16), gid(p.begin() + 16, p.begin() + 32),
+			mac(p.begin() + 32, p.begin() + 38);
 		say(label + ": got the client's Proposal (" + std::to_string(p.size()) + " bytes, peer ID " +
-		    clc::hex(id) + ")");
+		    clc::hex(id) + " GID " + clc::hex(gid) + " MAC " + clc::hex(mac) + ")");
 	}
 	Ctx x = make_ctx(c, fd);
 	clc::Bytes m = s.msg(x);
@@ -344,6 +382,26 @@ void play(const Config &c, const Script &s, int fd)
 		send_bytes(fd, clc::accept_confirm(clc::Confirm));
 		expect_drop(fd, c.drop_wait_ms, label);
 		break;
+	case Expect::StrangerSyncDecline: {
+		auto a = read_clc(fd, c.drop_wait_ms, "an Accept");
+		auto acc = clc::accept_confirm_parse(a);
+		if (!acc || a[4] != clc::Accept)
+			throw Failure(label + ": expected a version 1 Accept, got " + clc::type_name(a[4]) + ": " +
+				      clc::hex(a));
+		say(label + ": got Accept, " + (acc->first_contact ? "first" : "SUBSEQUENT") + " contact, peer ID " +
+		    clc::hex(clc::Bytes(acc->peer_id.begin(), acc->peer_id.end())) + " GID " +
+		    clc::hex(clc::Bytes(acc->gid.begin(), acc->gid.end())) + " MAC " +
+		    clc::hex(clc::Bytes(acc->mac.begin(), acc->mac.end())) + " QP " + std::to_string(acc->qpn));
+		// what a stranger that hit would do: end the link group it was shown
+		send_bytes(fd, clc::decline(kSyncErr, 1, true));
+		say(label + ": sent Decline SYNCERR with the S-bit");
+		fallback_data(c, fd, label);
+		if (!acc->first_contact)
+			throw Failure(label + ": the server put a stranger on another client's link group (Accept "
+					      "with the F bit clear, QP " +
+				      std::to_string(acc->qpn) + ")");
+		break;
+	}
 	case Expect::AcceptThenSilence:
 		expect_accept(fd, c.drop_wait_ms, label, "");
 		say(label + ": silent");
@@ -378,6 +436,7 @@ int run_clc_peer(const Config &c)
 					: s.expect == Expect::Decline		 ? "decline"
 					: s.expect == Expect::DeclineSync	 ? "decline+S"
 					: s.expect == Expect::Data		 ? "data"
+					: s.expect == Expect::StrangerSyncDecline ? "accept(first),decline+S"
 										 : "accept,confirm->drop";
 			std::cout << s.name << "\trole=" << (s.role == Role::Client ? "client" : "server")
 				  << "\texpect=" << e << (s.code ? " " + code_str(s.code) : "") << "\t" << s.desc

@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include <cctype>
+
 #include <sys/socket.h>
 
 #include "smcr/addr.hpp"
@@ -119,6 +121,10 @@ the duplex data after a fallback, --ready-file for --role server):
   --drop-wait DUR      wait this long for a reply or the drop (default 30s)
   --peer-id-tag N      the Proposal's peer ID ends in N (0-65535), so that
                        several clc-peers are several peers to the server
+  --claim-peer-id HEX  the Proposal (client) or Accept (server) claims this
+  --claim-gid HEX      peer ID (8 bytes), GID (16) and MAC (6): another
+  --claim-mac HEX      peer's, as the server role logs them from a Proposal
+  --claim-qpn N        the Accept's QP number (server role)
 
 link-peer options (plus --addr/--port, --bytes/--seed for the duplex data
 the scripts move: the smcr side runs `smctest server --mode duplex` with the
@@ -187,6 +193,26 @@ uint32_t parse_reason(const std::string &opt, const std::string &v)
 	if (!r)
 		throw ArgError(opt + ": bad reason code '" + v + "'");
 	return *r;
+}
+
+// HEX (colons allowed, as in a MAC) of exactly @n bytes
+std::vector<uint8_t> parse_hex_bytes(const std::string &opt, const std::string &v, size_t n)
+{
+	std::string h;
+	for (char ch : v)
+		if (ch != ':')
+			h += ch;
+	std::vector<uint8_t> out;
+	for (size_t i = 0; i + 1 < h.size(); i += 2) {
+		auto hi = std::string("0123456789abcdef").find(static_cast<char>(std::tolower(h[i])));
+		auto lo = std::string("0123456789abcdef").find(static_cast<char>(std::tolower(h[i + 1])));
+		if (hi == std::string::npos || lo == std::string::npos)
+			break;
+		out.push_back(static_cast<uint8_t>(hi << 4 | lo));
+	}
+	if (h.size() != 2 * n || out.size() != n)
+		throw ArgError(opt + " takes " + std::to_string(n) + " bytes in hex, got '" + v + "'");
+	return out;
 }
 
 } // namespace
@@ -305,6 +331,14 @@ Config parse_cli(const std::vector<std::string> &args)
 			uint64_t n = a.value_u64();
 			if (n > 65535) throw ArgError("--peer-id-tag must be 0..65535");
 			c.peer_id_tag = static_cast<uint16_t>(n);
+		}
+		else if (o == "--claim-peer-id") c.claim_peer_id = parse_hex_bytes(o, a.value(), 8);
+		else if (o == "--claim-gid") c.claim_gid = parse_hex_bytes(o, a.value(), 16);
+		else if (o == "--claim-mac") c.claim_mac = parse_hex_bytes(o, a.value(), 6);
+		else if (o == "--claim-qpn") {
+			uint64_t n = a.value_u64();
+			if (n > 0xffffff) throw ArgError("--claim-qpn must fit 24 bits");
+			c.claim_qpn = static_cast<uint32_t>(n);
 		}
 		else if (o == "--expect-connect-error") c.expect_connect_error = a.value();
 		else if (o == "--expect-data-error") c.expect_data_error = a.value();

@@ -28,6 +28,11 @@ struct Config {
 	std::optional<uint32_t> expect_decline; // clc-peer: override the script's expected code
 	uint64_t drop_wait_ms = 30000;	// clc-peer: how long to wait for a reply or the drop
 	std::optional<uint16_t> peer_id_tag; // clc-peer: last two bytes of its Proposal's peer ID
+	// clc-peer: another peer's identity its Proposal or Accept claims
+	std::vector<uint8_t> claim_peer_id; // 8 bytes, or empty
+	std::vector<uint8_t> claim_gid;	    // 16 bytes, or empty
+	std::vector<uint8_t> claim_mac;	    // 6 bytes, or empty
+	std::optional<uint32_t> claim_qpn;  // Accept's QP number
 	uint64_t count = 0;		// link-peer fuzz: messages to send
 	uint64_t llc_timeout_ms = 5000;	// link-peer: the smcr side's llc_timeout_ms
 	std::string expect_connect_error; // client: connect must fail ("any" or an errno name)

@@ -269,8 +269,8 @@ UniqueFd dial(const Config &c, const SockAddr &to)
 	uint64_t deadline = now_ms() + c.retry_ms;
 	for (;;) {
 		UniqueFd fd = make_socket(c.family, to.family() == AF_INET6);
-		if (c.cmd == Command::Client && !c.bind.empty()) {
-			// client --bind ADDR: source address (any port)
+		if ((c.cmd == Command::Client || c.cmd == Command::ClcPeer) && !c.bind.empty()) {
+			// client or clc-peer --bind ADDR: source address (any port)
 			auto src = SockAddr::parse(c.bind, 0);
 			if (!src)
 				throw Failure("bad bind address '" + c.bind + "'");
