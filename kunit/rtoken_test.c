@@ -302,6 +302,24 @@ static void rtoken_clear_slot(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(t->used, SMC_RTOKENS_MAX));
 }
 
+/* The RMBs with an RToken on a link: what ADD LINK CONTINUATIONs may name */
+static void rtoken_count(struct kunit *test)
+{
+	struct smc_rtoken_table *t = rt_new(test);
+
+	KUNIT_EXPECT_EQ(test, smc_rtoken_count(t, 0), 0U);
+	KUNIT_ASSERT_GE(test, rt_add(t, 0, 0x100, 0x10000), 0);
+	KUNIT_ASSERT_GE(test, rt_add(t, 0, 0x200, 0x20000), 0);
+	KUNIT_ASSERT_GE(test, rt_link(t, 0, 0x100, 1, 0x101, 0x11000), 0);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_count(t, 0), 2U);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_count(t, 1), 1U);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_count(t, 2), 0U);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_count(t, SMC_RTOKEN_LINKS), 0U);
+	smc_rtoken_clear_slot(t, 0);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_count(t, 0), 0U);
+	KUNIT_EXPECT_EQ(test, smc_rtoken_count(t, 1), 1U);
+}
+
 static struct kunit_case smcr_rtoken_cases[] = {
 	KUNIT_CASE(rtoken_add_and_repeat),
 	KUNIT_CASE(rtoken_conflict),
@@ -313,6 +331,7 @@ static struct kunit_case smcr_rtoken_cases[] = {
 	KUNIT_CASE(rtoken_delete),
 	KUNIT_CASE(rtoken_delete_held),
 	KUNIT_CASE(rtoken_clear_slot),
+	KUNIT_CASE(rtoken_count),
 	{}
 };
 

@@ -64,6 +64,7 @@ int smc_rtoken_confirm(struct smc_rtoken_table *t,
 int smc_rtoken_add_link(struct smc_rtoken_table *t, u8 ref_slot, u32 ref_rkey,
 			const struct smc_rtoken_spec *spec);
 void smc_rtoken_clear_slot(struct smc_rtoken_table *t, u8 slot);
+unsigned int smc_rtoken_count(const struct smc_rtoken_table *t, u8 slot);
 int smc_rtoken_delete(struct smc_rtoken_table *t, u8 slot, u32 rkey);
 void smc_rtoken_hold(struct smc_rtoken_table *t, int idx);
 void smc_rtoken_release(struct smc_rtoken_table *t, int idx);

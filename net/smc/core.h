@@ -425,6 +425,8 @@ struct smc_lgr_key {
  * @llc_flow: enum smc_llc_flow of that exchange, SMC_LLC_FLOW_NONE when
  *	none runs; under @lock. The peer's requests meet it in the
  *	collision table
+ * @llc_flow_deadline: jiffies by which that exchange has ended, whatever
+ *	the peer answers and how slowly (smc_llc_wait()); under @lock
  * @llc_held: @llc_work put a request on @llc_later for after that
  *	exchange (under @lock); its end queues @llc_work again
  * @llc_link_flows: flows that added or deleted a link, ended (under
@@ -495,6 +497,7 @@ struct smc_link_group {
 	struct work_struct	llc_work;
 	struct mutex		llc_flow_mutex;	/* see above */
 	u8			llc_flow;
+	unsigned long		llc_flow_deadline;
 	bool			llc_held;
 	u32			llc_link_flows;
 	spinlock_t		rtok_lock;	/* see above */

@@ -59,6 +59,16 @@ MODULE_PARM_DESC(test_llc_work_delay_ms,
  */
 #define SMC_LLC_RX_MAX		16
 
+/*
+ * An exchange of ours waits llc_timeout_ms at most for each answer, and
+ * this many times that in all: the longest (adding a link) waits for the
+ * ADD LINK reply, the continuations and CONFIRM LINK, and an honest
+ * peer's continuations come round trip after round trip. A peer that
+ * answers each just in time holds the flow mutex (and a worker, and the
+ * handshakes waiting for it) no longer than that.
+ */
+#define SMC_LLC_FLOW_WAITS	3
+
 /**
  * struct smc_llc_qentry - a received request waiting for the LLC work
  * @list: entry on lgr->llc_rx
@@ -413,9 +423,13 @@ void smc_llc_work(struct work_struct *work)
  */
 void smc_llc_flow_start(struct smc_link_group *lgr, enum smc_llc_flow flow)
 {
+	unsigned long budget = msecs_to_jiffies(SMC_LLC_FLOW_WAITS *
+						READ_ONCE(smc_llc_timeout_ms));
+
 	mutex_lock(&lgr->llc_flow_mutex);
 	spin_lock_bh(&lgr->lock);
 	lgr->llc_flow = flow;
+	lgr->llc_flow_deadline = jiffies + budget;
 	spin_unlock_bh(&lgr->lock);
 }
 
@@ -520,7 +534,8 @@ void smc_llc_cancel(struct smc_link_group *lgr, struct smc_llc_waiter *w)
  *
  * Return: 0 with the message in @w->info; -ENOLINK if the link went down
  * or the link group ended; -ECONNABORTED if @abort said so; -ETIMEDOUT
- * after llc_timeout_ms.
+ * after llc_timeout_ms, or at the deadline of the exchange of ours that
+ * runs (smc_llc_flow_start(): the one waiter is its own).
  */
 int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 		 bool (*abort)(void *arg), void *arg)
@@ -530,6 +545,11 @@ int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 	int rc = -ETIMEDOUT;
 
 	deadline = jiffies + msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
+	spin_lock_bh(&lgr->lock);
+	if (lgr->llc_flow != SMC_LLC_FLOW_NONE &&
+	    time_before(lgr->llc_flow_deadline, deadline))
+		deadline = lgr->llc_flow_deadline;
+	spin_unlock_bh(&lgr->lock);
 	for (;;) {
 		long slice = min_t(long, (long)(deadline - jiffies), HZ / 10);
 

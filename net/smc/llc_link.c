@@ -376,9 +376,30 @@ static int smc_llc_add_link_cont_send(struct smc_link *ref,
 }
 
 /*
+ * How many RMBs the peer's continuations can name: those we have an
+ * RToken of on @ref, plus one per connection - Linux announces its count
+ * of connections (each with an RMB of its own), of which a handshake may
+ * not have told us the RMB yet. More is a lie that would keep the flow
+ * going round after round.
+ */
+static unsigned int smc_llc_add_link_cont_max(struct smc_link *ref)
+{
+	struct smc_link_group *lgr = ref->lgr;
+	unsigned int n;
+
+	spin_lock_bh(&lgr->rtok_lock);
+	n = smc_rtoken_count(lgr->rtok, smc_link_slot(ref));
+	spin_unlock_bh(&lgr->rtok_lock);
+	spin_lock_bh(&lgr->lock);
+	n += lgr->conns;
+	spin_unlock_bh(&lgr->lock);
+	return n;
+}
+
+/*
  * The peer's pairs from one continuation; *@left: how many it has still
- * to send after these. -EPROTO if the count grows or a pair contradicts
- * the RToken set.
+ * to send after these (-1 before its first). -EPROTO if the count is more
+ * than it can have or grows, or a pair contradicts the RToken set.
  */
 static int smc_llc_add_link_cont_take(struct smc_link *ref,
 				      struct smc_link *lnk,
@@ -388,7 +409,8 @@ static int smc_llc_add_link_cont_take(struct smc_link *ref,
 	u8 k = min_t(u8, c->num_rkeys, SMC_LLC_ADD_LINK_CONT_PAIRS);
 
 	if (c->link_num != lnk->link_id ||
-	    (*left >= 0 && c->num_rkeys > *left))
+	    (*left >= 0 && c->num_rkeys > *left) ||
+	    (*left < 0 && c->num_rkeys > smc_llc_add_link_cont_max(ref)))
 		return -EPROTO;
 	*left = c->num_rkeys - k;
 	return smc_llc_add_link_pairs_take(ref, lnk, c->pairs, k);

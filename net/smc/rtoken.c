@@ -173,6 +173,25 @@ void smc_rtoken_clear_slot(struct smc_rtoken_table *t, u8 slot)
 }
 
 /**
+ * smc_rtoken_count() - the peer's RMBs with an RToken on a link
+ * @t: the table
+ * @slot: the link's slot
+ *
+ * Return: their number: how many RMBs the peer can name by their rkey on
+ * that link (an ADD LINK CONTINUATION's pairs, A.3.3).
+ */
+unsigned int smc_rtoken_count(const struct smc_rtoken_table *t, u8 slot)
+{
+	unsigned int i, n = 0;
+
+	if (slot >= SMC_RTOKEN_LINKS)
+		return 0;
+	for_each_set_bit(i, t->used, SMC_RTOKENS_MAX)
+		n += !!(t->tok[i].valid & BIT(slot));
+	return n;
+}
+
+/**
  * smc_rtoken_delete() - the peer deletes an RMB (DELETE RKEY, A.3.7)
  * @t: the table
  * @slot: the link slot the rkey is given for

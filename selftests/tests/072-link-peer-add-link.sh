@@ -20,8 +20,10 @@
 #  - add-link-bad-cont (a positive reply naming link-peer's rxe1 GID and a
 #    made-up QP number; b's CONTINUATION: link 2, NumRTokens 1, its RMB's
 #    rkey of the Accept with an rkey and address on the new link; then
-#    link-peer's CONTINUATION reply with link number 3, with NumRTokens 3
-#    and then 200, with a second RToken contradicting the first) and
+#    link-peer's CONTINUATION reply with link number 3, with NumRTokens
+#    255 where b knows one RMB of a and has one connection (before, b went
+#    on to a second round, and a peer answering 255, 253, ... kept the
+#    flow for 128), with a second RToken contradicting the first) and
 #    add-link-no-confirm (an honest CONTINUATION reply; b's CONFIRM LINK on
 #    the new link reaches no QP): b sends DELETE LINK of link 2 on the
 #    first link, reason lost path, without A - for add-link-no-confirm
