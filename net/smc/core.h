@@ -427,8 +427,10 @@ struct smc_lgr_key {
  *	collision table
  * @llc_flow_deadline: jiffies by which that exchange has ended, whatever
  *	the peer answers and how slowly (smc_llc_wait()); under @lock
- * @llc_held: @llc_work put a request on @llc_later for after that
- *	exchange (under @lock); its end queues @llc_work again
+ * @llc_held: @llc_work decided to put a request on @llc_later for after
+ *	that exchange (under @lock); its end clears it and queues @llc_work
+ *	again. The request joins @llc_later after the decision: the work
+ *	takes it back itself if the exchange ended in between
  * @llc_link_flows: flows that added or deleted a link, ended (under
  *	@lock; @wait is woken): an RKey exchange the peer refused with C
  *	waits for the next one

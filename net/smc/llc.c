@@ -49,7 +49,15 @@ static unsigned int smc_test_llc_work_delay_ms;
 module_param_named(test_llc_work_delay_ms, smc_test_llc_work_delay_ms, uint,
 		   0644);
 MODULE_PARM_DESC(test_llc_work_delay_ms,
-		 "TEST ONLY: the LLC work waits this long (at most 2000 ms) before each queued request of the peer, so that a flood meets the queue's bound (default 0)");
+		 "TEST ONLY: the LLC work waits this long (at most 2000 ms) before each queued request of the peer, so that a flood meets the queue's bound, and again after deciding that one waits for our flow, so that the flow can end meanwhile (default 0)");
+
+static void smc_llc_test_delay(void)
+{
+	unsigned int delay = READ_ONCE(smc_test_llc_work_delay_ms);
+
+	if (unlikely(delay))
+		msleep(min(delay, 2000U));
+}
 
 /*
  * Requests queued for the LLC work, at most. A peer runs one flow at a
@@ -378,12 +386,10 @@ void smc_llc_work(struct work_struct *work)
 	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
 						  llc_work);
 	struct smc_llc_qentry *qe;
-	unsigned int delay;
+	bool held;
 
 	for (;;) {
-		delay = READ_ONCE(smc_test_llc_work_delay_ms);
-		if (unlikely(delay))
-			msleep(min(delay, 2000U));
+		smc_llc_test_delay();
 		spin_lock_bh(&lgr->llc_rx_lock);
 		qe = list_first_entry_or_null(&lgr->llc_rx,
 					      struct smc_llc_qentry, list);
@@ -400,10 +406,25 @@ void smc_llc_work(struct work_struct *work)
 		}
 		if (!smc_llc_handle(qe->lnk, &qe->info)) {
 			/* after our flow; the requests behind it go on */
+			smc_llc_test_delay();
 			spin_lock_bh(&lgr->llc_rx_lock);
 			list_add_tail(&qe->list, &lgr->llc_later);
 			lgr->llc_rx_len++;
 			spin_unlock_bh(&lgr->llc_rx_lock);
+			/*
+			 * The flow may have ended since smc_llc_handle()
+			 * decided: its end cleared llc_held and put back
+			 * llc_later without this one. Then put it back here,
+			 * to be handled next (or held for a flow begun since).
+			 */
+			spin_lock_bh(&lgr->lock);
+			held = lgr->llc_held;
+			spin_unlock_bh(&lgr->lock);
+			if (!held) {
+				spin_lock_bh(&lgr->llc_rx_lock);
+				list_splice_init(&lgr->llc_later, &lgr->llc_rx);
+				spin_unlock_bh(&lgr->llc_rx_lock);
+			}
 			continue;
 		}
 		kfree(qe);

@@ -455,6 +455,40 @@ void add_link_no_confirm(Peer &p, const Config &c)
 	single_link_goes_on(p, c, at, label);
 }
 
+// The smcr side runs with test_llc_work_delay_ms kHeldDelayMs: its LLC
+// work waits that long before it takes a request, and again after it
+// decided that the request waits for its flow.
+constexpr uint64_t kHeldDelayMs = 2000;
+
+void add_link_held_request(Peer &p, const Config &c)
+{
+	const std::string label = "add-link-held-request";
+	Offer o = await_add_link(p, 0, kWaitMs, label);
+	wire::DeleteRkey d;
+	d.count = 1;
+	d.rkeys[0] = static_cast<uint32_t>(c.seed * 40503u) | 0x2000000u;
+	p.send_msg(wire::delete_rkey_build(d));
+	say(label + ": our DELETE RKEY (an rkey smcr never had) during smcr's ADD LINK flow: it waits for the "
+		    "flow's end");
+	// smcr decides to hold it kHeldDelayMs after it came, and holds it
+	// kHeldDelayMs later: our reject ends the flow in between
+	p.pump_for(kHeldDelayMs * 3 / 2);
+	wire::AddLink rej = o.req;
+	rej.response = true;
+	rej.reject = true;
+	rej.reason = wire::kAddLinkRsnNoAltPath;
+	answer(p, c, o.ms, wire::add_link_build(rej), label);
+	say(label + ": ADD LINK rejected: smcr's flow ends while it holds our request");
+	auto l = llc_at(p, o.next, 3 * kHeldDelayMs + 3000, label);
+	if (!l)
+		throw Failure(label + ": smcr never answered our DELETE RKEY, held for a flow that ended meanwhile "
+				      "(stranded on its queue)");
+	if (l->type != wire::kDeleteRkey || !(l->flags & wire::kLlcResp) || l->msg[5] != 0x80)
+		throw Failure(label + ": expected smcr's DELETE RKEY reply with error mask 0x80, got " + what(*l));
+	say(label + ": smcr's DELETE RKEY reply, error mask 0x80, after its flow ended");
+	single_link_goes_on(p, c, o.next + 1, label);
+}
+
 } // namespace
 
 const std::vector<Script> &link_scripts()
@@ -500,6 +534,13 @@ const std::vector<Script> &link_scripts()
 		 "llc_timeout_ms to llc_timeout_ms + 5 s after our CONTINUATION reply; then no LLC message in 1.5 "
 		 "s; the link lives, data byte-exact",
 		 add_link_no_confirm, 2},
+		{"add-link-held-request",
+		 "announces max links 2; during smcr's ADD LINK flow a DELETE RKEY request of an unknown rkey, then "
+		 "(1.5 x 2 s later) a reject of the ADD LINK; the smcr side runs with test_llc_work_delay_ms 2000 and "
+		 "an llc_timeout_ms of at least 8 s (--llc-timeout)",
+		 "smcr holds the DELETE RKEY for its flow (3.5.5.3.1) and its flow ends while it does: the request "
+		 "is answered after the flow (error mask 0x80); the link lives, data byte-exact",
+		 add_link_held_request, 2},
 	};
 	return v;
 }
