@@ -223,6 +223,7 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 	if (!buf)
 		goto out;
 	list_add_tail(&buf->list, head);
+	atomic64_add(buf->size, &lgr->buf_bytes[rmb]);
 	idx = 0;
 	out->fresh = true;
 found:
@@ -511,21 +512,15 @@ void smc_buf_free_all(struct smc_link_group *lgr)
  * @lgr: the link group
  * @rmb: RMBs (else send buffers)
  *
- * Context: process; takes lgr->buf_lock.
+ * Takes no lock: a report (the netlink dump, under smc_lgr_mutex) must not
+ * wait for buf_lock, which a registration holds while it waits on the
+ * peer (smc_buf_register()).
+ *
  * Return: bytes allocated.
  */
 u64 smc_buf_bytes(struct smc_link_group *lgr, bool rmb)
 {
-	struct smc_buf *buf;
-	u64 sum = 0;
-	int cls;
-
-	mutex_lock(&lgr->buf_lock);
-	for (cls = 0; cls < SMC_BUF_CLASSES; cls++)
-		list_for_each_entry(buf, &lgr->bufs[rmb][cls], list)
-			sum += buf->size;
-	mutex_unlock(&lgr->buf_lock);
-	return sum;
+	return atomic64_read(&lgr->buf_bytes[rmb]);
 }
 
 /**

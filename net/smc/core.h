@@ -462,6 +462,8 @@ struct smc_lgr_key {
  * @buf_lock: protects @bufs, @bufs_mapped, @bufs_reg and @bufs_unmapped
  *	(buf.c)
  * @bufs: RMBs ([1]) and send buffers ([0]) per size class
+ * @buf_bytes: the memory of @bufs, RMBs ([1]) and send buffers ([0]);
+ *	grows under @buf_lock, read without it (smc_buf_bytes())
  * @bufs_mapped: BIT(slot) of each link the buffers are mapped on
  *	(smc_buf_link_map()); new buffers are mapped on all of them
  * @bufs_reg: BIT(slot) of each link new RMBs are registered on
@@ -525,6 +527,7 @@ struct smc_link_group {
 
 	struct mutex		buf_lock;	/* see above */
 	struct list_head	bufs[2][SMC_BUF_CLASSES];
+	atomic64_t		buf_bytes[2];
 	u8			bufs_mapped;
 	u8			bufs_reg;
 	bool			bufs_unmapped;

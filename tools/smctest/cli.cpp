@@ -100,8 +100,9 @@ connection setup:
   --hold-file PATH     client: end the --hold early once PATH does not exist
   --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
                        TCP_KEEPCNT 2 on each connection
-  --sndbuf SIZE        SO_SNDBUF SIZE: client before connect, server on the
-                       listening socket before listen (accepted ones inherit)
+  --sndbuf SIZE        SO_SNDBUF SIZE: client before connect, server and hold
+                       on the listening socket before listen (accepted ones
+                       inherit)
   --rcvbuf SIZE        SO_RCVBUF SIZE, likewise (smcr takes half the buffer,
                        as TCP's window, for the RMB element size class)
   --accept block|nonblock      server: blocking accept or nonblocking + poll

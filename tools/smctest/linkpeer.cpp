@@ -567,6 +567,20 @@ std::string Peer::tcp_end(int fd, uint64_t ms)
 	return "open";
 }
 
+void Peer::stall_smcr_sends()
+{
+	withhold_recv();
+	// one at a time: smcr answers without waiting for a send buffer, so
+	// a burst would mostly be dropped, not answered
+	for (int i = 0; i < 64; ++i) {
+		wire::Msg m = wire::llc_build(wire::kTestLink, 0);
+		m[4] = static_cast<uint8_t>(i);
+		send_msg(m);
+		pump_for(10);
+	}
+	pump_for(500);
+}
+
 void Peer::expect_link_alive(const std::string &label)
 {
 	unsigned before = test_link_replies_;
@@ -882,16 +896,7 @@ const std::vector<Script> &scripts()
 		 "(and with it the RMB element), instead of giving the element back to the pool while the "
 		 "link lives",
 		 [](Peer &p, const Config &) {
-			 p.withhold_recv();
-			 // one at a time: smcr answers without waiting for a send
-			 // buffer, so a burst would mostly be dropped, not answered
-			 for (int i = 0; i < 64; ++i) {
-				 wire::Msg m = wire::llc_build(wire::kTestLink, 0);
-				 m[4] = static_cast<uint8_t>(i);
-				 p.send_msg(m);
-				 p.pump_for(10);
-			 }
-			 p.pump_for(500);
+			 p.stall_smcr_sends();
 			 p.send_cdc(0, wire::kConnDoneWriting | wire::kConnClosed);
 			 // Keep the QP (smcr's sends stay in RNR, not failed) while
 			 // smcr's host checks what became of its link group.

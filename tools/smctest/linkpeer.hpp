@@ -210,6 +210,10 @@ public:
 	void set_answer_test_link(bool on) { answer_test_link_ = on; }
 	// Stop reposting receive buffers: smcr's next SENDs meet RNR for ever.
 	void withhold_recv() { withhold_recv_ = true; }
+	// withhold_recv(), then 64 TEST LINK requests: smcr's replies fill our
+	// receive queue, then its send queue waits on RNR for ever and every
+	// send buffer of the link stays taken.
+	void stall_smcr_sends();
 	// Our lies make any cursor smcr sends back possible: check only what
 	// is smcr's own (token, sequence, flags), and keep no LLC log.
 	void fuzzing() { fuzzing_ = true; }

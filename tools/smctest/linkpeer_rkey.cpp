@@ -253,6 +253,22 @@ void llc_delete_rkey_in_use(Peer &p, const Config &c)
 			      " LLC messages for our one request");
 }
 
+// The smcr server holds the link group's buffer lock while it registers a
+// new RMB; with our receive queue withheld that waits on us for up to twice
+// its llc_timeout_ms. Its host checks meanwhile that `smcr lgr show` does
+// not wait with it.
+void withhold_recv_new_rmb(Peer &p, const Config &c)
+{
+	const std::string label = "withhold-recv-new-rmb";
+	p.duplex(c.bytes);
+	p.stall_smcr_sends();
+	say(label + ": smcr's sends wait on RNR; a Proposal on --port+1 (a new RMB size class)");
+	Peer::Answer a = p.propose(static_cast<uint16_t>(c.port + 1), nullptr, true);
+	say(label + ": the Proposal ended: " +
+	    (a.clc.size() > 4 ? clc::type_name(a.clc[4]) : a.tcp_end.empty() ? "no reply" : a.tcp_end) +
+	    (a.link_error.empty() ? "" : ", link " + a.link_error));
+}
+
 void rkey_new_rmb(Peer &p, const Config &c)
 {
 	const std::string label = "rkey-new-rmb";
@@ -449,6 +465,12 @@ const std::vector<Script> &rkey_scripts()
 		 "link group's end got there first), then duplex data over TCP byte-exact; the link is down "
 		 "(smcr's DELETE LINK, or TEST LINK unanswered); no other CONFIRM RKEY",
 		 rkey_new_rmb_unanswered},
+		{"withhold-recv-new-rmb",
+		 "the duplex exchange; then no more receive buffers and 64 TEST LINK requests (smcr's sends wait "
+		 "on RNR for ever), then a Proposal on --port+1, whose server takes a new RMB size class",
+		 "none here: smcr's host checks that its link group dump does not wait while the registration of "
+		 "the new RMB waits on us (the registration times out and takes the link down)",
+		 withhold_recv_new_rmb},
 	};
 	return v;
 }

@@ -183,9 +183,10 @@ UniqueFd make_listener(const Config &c, int extra_flags)
 	UniqueFd fd = make_socket(c.family, a.family() == AF_INET6, extra_flags);
 	set_int_opt(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
 	// before listen: accepted sockets inherit the listener's buffers
-	if (c.cmd == Command::Server && c.sndbuf)
+	const bool listener = c.cmd == Command::Server || c.cmd == Command::Hold;
+	if (listener && c.sndbuf)
 		set_int_opt(fd.get(), SOL_SOCKET, SO_SNDBUF, static_cast<int>(c.sndbuf), "SO_SNDBUF");
-	if (c.cmd == Command::Server && c.rcvbuf)
+	if (listener && c.rcvbuf)
 		set_int_opt(fd.get(), SOL_SOCKET, SO_RCVBUF, static_cast<int>(c.rcvbuf), "SO_RCVBUF");
 	if (::bind(fd.get(), a.sa(), a.len) < 0)
 		throw_errno("bind " + a.to_string(), errno);
