@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko with smcr limited to SMC-R v1 (test_clc_version=1): both fall back to TCP with the expected Decline reasons, data intact
 # SMOKE: no
+# DEBUG: linux-b
 # PEER: yes
 # TIMEOUT: 200
 #

@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: two links per link group (v2 ADD LINK with RKey pairs both ways), SYM, connections spread over both links, SMC-R on both sides
 # SMOKE: no
+# DEBUG: linux-b
 # PEER: yes
 # TIMEOUT: 240
 #

@@ -18,7 +18,8 @@
 #   debug kernel: waits for its build, builds smcr.ko and the KUnit module
 #   for it, then (2 VMs, one boot) the KUnit module (role a) + every
 #   selftest but those tagged "# DEBUG: no"; then the interop group but
-#   those tagged "# DEBUG: no", both roles
+#   those tagged "# DEBUG: no", both roles (those tagged "# DEBUG:
+#   linux-a|b" with Linux on that role only)
 #
 # Expects the top-level Makefile to have built build/mod/<kver>/smcr.ko for
 # the stock kernels and build/tools/.
@@ -305,7 +306,11 @@ static_collect() {
 	host_test "host: sparse C=1 W=1 (6.12)" "$((rc == 0 && n == 0))" "no warning" \
 		"$n warning(s), build exit $rc (see $logdir/static/sparse.log)"
 }
-[[ $static == 0 ]] || static_start
+# With the debug kernel in the run, they start once it is built: as
+# SCHED_IDLE as its background build, they would take the CPU that build
+# needs while the stock kernels' VMs run (~600 CPU-seconds of the
+# critical path), where the debug kernel's VMs leave CPU idle. Else now.
+[[ $static == 0 || " $kernels " == *" debug "* ]] || static_start
 
 # The substrate: cpu-check (tools/testing/vm/cpu-check.cpp) must refuse a
 # CPU with CMPXCHG16B where QEMU's TCG corrupts the flags of that
@@ -436,7 +441,10 @@ for k in $kernels; do
 	run_opts=(--kernel "$k" --vms 2)
 	case $k in
 	debug)
-		if ! debug_kernel_ready; then
+		debug_ok=1
+		debug_kernel_ready || debug_ok=0
+		[[ $static == 0 ]] || static_start
+		if ((!debug_ok)); then
 			summaries+=("$k: not run (no debug kernel or module)")
 			continue
 		fi
