@@ -143,6 +143,16 @@ static void smc_conn_link_count(struct smc_link *lnk, int delta)
 	spin_unlock_bh(&lnk->lgr->lock);
 }
 
+/*
+ * A new connection may take a link that is ACTIVE, or ACTIVATING (the
+ * first link during its first contact); never one down or a slot that
+ * has no link (UNUSED: no device, nothing to format an element with).
+ */
+static bool smc_conn_link_usable(int state)
+{
+	return state == SMC_LNK_ACTIVE || state == SMC_LNK_ACTIVATING;
+}
+
 /**
  * smc_conn_create() - an SMC-R connection for @smc on @lnk
  * @smc: socket in its CLC exchange
@@ -193,7 +203,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk)
 	 * went down)
 	 */
 	if (READ_ONCE(lgr->terminating) ||
-	    READ_ONCE(lnk->state) == SMC_LNK_INACTIVE) {
+	    !smc_conn_link_usable(READ_ONCE(lnk->state))) {
 		xa_erase_bh(&lgr->conns_xa, conn->token);
 		smc_buf_put(lgr, &conn->rmbe);
 		conn->lgr = NULL;

@@ -58,6 +58,12 @@ module_param_named(test_add_link_hold_ms, smc_test_add_link_hold_ms, uint,
 MODULE_PARM_DESC(test_add_link_hold_ms,
 		 "TEST ONLY: the server's ADD LINK flow waits this long (at most 5000 ms) before its ADD LINK, so that the client's requests meet it (default 0)");
 
+static unsigned int smc_test_add_link_fail_ms;
+module_param_named(test_add_link_fail_ms, smc_test_add_link_fail_ms, uint,
+		   0644);
+MODULE_PARM_DESC(test_add_link_fail_ms,
+		 "TEST ONLY: a client's ADD LINK flow fails this long (at most 10000 ms) after its CONFIRM LINK reply went out, as if that send had failed (default 0: off)");
+
 /* After a failed ADD LINK flow, the client's hints wait this long */
 #define SMC_LLC_ADD_LINK_BACKOFF_MS	1000
 
@@ -695,10 +701,24 @@ void smc_llc_add_link_queue(struct smc_link_group *lgr)
 	spin_unlock_bh(&lgr->lock);
 }
 
+/* TEST ONLY: -EIO test_add_link_fail_ms after the client's reply */
+static int smc_llc_test_add_link_fail(void)
+{
+	unsigned int ms = READ_ONCE(smc_test_add_link_fail_ms);
+
+	if (likely(!ms))
+		return 0;
+	msleep(min(ms, 10000U));
+	return -EIO;
+}
+
 /*
  * Client: the server's CONFIRM LINK on the new link, RTS, our reply. The
  * link is ACTIVE before the reply goes: the server may name it in an
  * Accept as soon as the reply arrives, and our handshakes must find it.
+ * So a failure from then on may find connections on it: the link is lost
+ * as any active one (smc_link_down(): its deletion moves them to the other
+ * link or ends the link group), not undone by the flow.
  */
 static int smc_llc_add_link_confirm_client(struct smc_link *ref,
 					   struct smc_link *lnk,
@@ -722,7 +742,12 @@ static int smc_llc_add_link_confirm_client(struct smc_link *ref,
 	if (rc)
 		return rc;
 	smc_llc_confirm_link_fill(lnk, &resp, true);
-	return smc_llc_send(lnk, &resp, true);
+	rc = smc_llc_send(lnk, &resp, true);
+	if (!rc)
+		rc = smc_llc_test_add_link_fail();
+	if (rc)
+		smc_link_down(lnk);
+	return rc;
 }
 
 /* Client: our part of the server's ADD LINK flow; 0 or why not */
@@ -781,8 +806,9 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 	rc = v2 ? 0 : smc_llc_add_link_rkeys_client(ref, lnk, &w);
 	if (!rc)
 		rc = smc_llc_add_link_confirm_client(ref, lnk, &w);
-	if (!rc)
-		return 0;
+	/* a link that was ACTIVE goes as a lost one (llc_del_link.c) */
+	if (!rc || lnk->confirmed)
+		return rc;
 undo:
 	smc_llc_add_link_undo(lnk);
 	return rc;
