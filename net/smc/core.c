@@ -78,10 +78,16 @@ static atomic_t smc_lgr_next_id = ATOMIC_INIT(0);
  *	namespace (and the peers it serves) cannot take every link a device
  *	has room for. Every link of a namespace is torn down before its exit
  *	returns (smc_lgr_net_exit()), so the count never outlives it.
+ * @lgrs: link groups of the namespace from smc_lgr_new() to the end of
+ *	their teardown (smc_lgr_free_work()); the namespace's exit waits for
+ *	0 on smc_lgr_net_wait, not for every link group's work there is.
  */
 struct smc_lgr_net {
 	atomic_t	links;
+	atomic_t	lgrs;
 };
+
+static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_net_wait);
 
 static unsigned int smc_lgr_net_id __read_mostly;
 
@@ -371,6 +377,7 @@ static void smc_lgr_free_work(struct work_struct *work)
 {
 	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
 						  free_work);
+	struct smc_lgr_net *ln;
 	bool leak = false;
 	int i;
 
@@ -396,6 +403,10 @@ static void smc_lgr_free_work(struct work_struct *work)
 	destroy_workqueue(lgr->llc_wq);
 	lgr->llc_wq = NULL;
 	smc_llc_purge(lgr);
+	/* the last use of the namespace: the release uses none */
+	ln = net_generic(smc_lgr_net(lgr), smc_lgr_net_id);
+	if (atomic_dec_and_test(&ln->lgrs))
+		wake_up_all(&smc_lgr_net_wait);
 	if (!leak)
 		smc_lgr_put(lgr);		/* the list's reference */
 }
@@ -514,10 +525,13 @@ static struct smc_link_group *smc_lgr_new(struct net *net, bool server,
 					  const struct smc_offer *offer)
 {
 	struct smc_link_group *lgr;
+	struct smc_lgr_net *ln;
 
 	lgr = smc_lgr_alloc(net, server, key, offer);
 	if (IS_ERR(lgr))
 		return lgr;
+	ln = net_generic(net, smc_lgr_net_id);
+	atomic_inc(&ln->lgrs);
 	mutex_lock(&smc_lgr_mutex);
 	list_add_tail(&lgr->list, &smc_lgr_list);
 	smc_lgr_gen++;
@@ -871,10 +885,18 @@ static bool smc_lgr_any(struct smc_link_group *lgr, const void *arg)
 	return true;
 }
 
+/*
+ * Every link group of @net is torn down before its exit returns; those of
+ * other namespaces are none of its business (a flush of smc_lgr_wq would
+ * wait for their flows and teardowns too, and every namespace's exit on
+ * the host after this one with it). No connection of @net is left.
+ */
 static void smc_lgr_net_exit(struct net *net)
 {
+	struct smc_lgr_net *ln = net_generic(net, smc_lgr_net_id);
+
 	smc_lgr_terminate_if(smc_lgr_in_net, net, true, "namespace exit");
-	flush_workqueue(smc_lgr_wq);
+	wait_event(smc_lgr_net_wait, !atomic_read(&ln->lgrs));
 }
 
 static struct pernet_operations smc_lgr_net_ops = {
