@@ -302,7 +302,8 @@ void smc_conn_tcp_error(struct smc_sock *smc)
  * smc_conn_lgr_gone() - abort every connection of a terminated link group
  * @lgr: the link group, its links torn down (no CDC arrives any more)
  *
- * 4.8.3: without RDMA the connections cannot close in order.
+ * 4.8.3: without RDMA the connections cannot close in order. One still in
+ * its handshake is only marked: the handshake fails or falls back.
  */
 void smc_conn_lgr_gone(struct smc_link_group *lgr)
 {
@@ -318,7 +319,13 @@ void smc_conn_lgr_gone(struct smc_link_group *lgr)
 
 		spin_lock(&conn->lock);
 		conn->lgr_gone = true;
-		act = smc_close_feed_later(conn, SMC_CLOSE_EV_RDMA_LOST);
+		/*
+		 * One in its handshake is the handshake's: its activation
+		 * fails (smc_conn_activate()), or it went on over TCP and
+		 * must not be reset for a link group it never used
+		 */
+		act = conn->active ?
+		      smc_close_feed_later(conn, SMC_CLOSE_EV_RDMA_LOST) : 0;
 		queue = conn->end_pending;	/* no completion to wait for */
 		spin_unlock(&conn->lock);
 		if (smc_close_atomic(smc, act) || queue)

@@ -144,13 +144,16 @@ static void smc_conn_link_count(struct smc_link *lnk, int delta)
 }
 
 /*
- * A new connection may take a link that is ACTIVE, or ACTIVATING (the
- * first link during its first contact); never one down or a slot that
- * has no link (UNUSED: no device, nothing to format an element with).
+ * A new connection may take a link that is ACTIVE, or ACTIVATING on a
+ * first contact (its first link); never one down or a slot that has no
+ * link (UNUSED: no device, nothing to format an element with). A
+ * subsequent contact found its link ACTIVE: one ACTIVATING in that slot
+ * now is another link, being added.
  */
-static bool smc_conn_link_usable(int state)
+static bool smc_conn_link_usable(int state, bool first)
 {
-	return state == SMC_LNK_ACTIVE || state == SMC_LNK_ACTIVATING;
+	return state == SMC_LNK_ACTIVE ||
+	       (first && state == SMC_LNK_ACTIVATING);
 }
 
 /**
@@ -160,11 +163,12 @@ static bool smc_conn_link_usable(int state)
  *	smc_lgr_get() or smc_lgr_create(); the connection takes over the
  *	caller's count on the link group (released by smc_conn_discard() or
  *	at the connection's end) and counts on the link
+ * @first: a first contact (@lnk may still be ACTIVATING)
  *
  * Return: 0, or -ENOMEM/-ENOLINK (nothing held; the caller still owns
  * its count on the link group).
  */
-int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk)
+int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_conn *conn = &smc->conn;
@@ -203,7 +207,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk)
 	 * went down)
 	 */
 	if (READ_ONCE(lgr->terminating) ||
-	    !smc_conn_link_usable(READ_ONCE(lnk->state))) {
+	    !smc_conn_link_usable(READ_ONCE(lnk->state), first)) {
 		xa_erase_bh(&lgr->conns_xa, conn->token);
 		smc_buf_put(lgr, &conn->rmbe);
 		conn->lgr = NULL;
@@ -344,18 +348,30 @@ static void smc_conn_stats_buf(struct smc_sock *smc,
  * smc_conn_activate() - the connection moves its data over SMC-R now
  * @smc: socket at the end of a successful CLC exchange
  * @server: our role
+ *
+ * Until now the connection was its handshake's: the end of its link group
+ * did not abort it (smc_conn_lgr_gone()), the handshake learns of it here.
+ *
+ * Return: true, or false if the link group ended meanwhile (the caller
+ * resets the connection).
  */
-void smc_conn_activate(struct smc_sock *smc, bool server)
+bool smc_conn_activate(struct smc_sock *smc, bool server)
 {
 	struct smc_conn *conn = &smc->conn;
+	bool gone;
 
+	spin_lock_bh(&conn->lock);
+	gone = conn->lgr_gone;
+	if (!gone)
+		conn->active = true;
+	spin_unlock_bh(&conn->lock);
+	if (gone)
+		return false;
 	smc_stats_hs_done(sock_net(&smc->sk), server, 1);
 	smc_conn_stats_buf(smc, &conn->rmbe, false, true);
 	smc_conn_stats_buf(smc, &conn->sndbuf, true, true);
 	conn->stats_buf = true;
-	spin_lock_bh(&conn->lock);
-	conn->active = true;
-	spin_unlock_bh(&conn->lock);
+	return true;
 }
 
 /**

@@ -3,10 +3,12 @@
  * smcr: link groups (RFC 7609 2.3, 3.5.1, 4.8.3).
  *
  * A link group is keyed by (network namespace, our role, the peer's peer
- * ID, VLAN) plus the peer's GID and MAC on its link: a connection to the
- * same peer over the same RoCE path reuses it ("subsequent contact"), any
- * other one creates a new one ("first contact"). Link groups are never
- * shared across namespaces.
+ * ID, VLAN) plus the peer's GID and MAC on its link, and both ends of its
+ * first contact's TCP connection (struct smc_lgr_key: only those are
+ * proven): a connection to the same peer over the same RoCE path between
+ * the same addresses reuses it ("subsequent contact"), any other one
+ * creates a new one ("first contact"). Link groups are never shared
+ * across namespaces.
  *
  * A link group is listed from its creation on, "pending" while its first
  * contact runs: a connection claiming the same key that comes meanwhile
@@ -150,9 +152,10 @@ void smc_lgr_put(struct smc_link_group *lgr)
 }
 
 /*
- * Does @lgr have the peer end @key names? Under lgr->lock. A server's key
- * is the client's first link's, from its Proposal, and the client's
- * address, which only its first contact can set. A client's comes from
+ * Does @lgr have the peer end @key names? Under lgr->lock. Both ends of
+ * the TCP connection must be those of its first contact (struct
+ * smc_lgr_key), unless @key->any_addr. A server's key is the client's
+ * first link's, from its Proposal. A client's comes from
  * the Accept, which names the link the server chose for the connection:
  * any active link of the link group may match, and with @key->peer_qpn
  * only the link with that QP - a server may run several link groups with
@@ -170,11 +173,15 @@ static bool smc_lgr_key_match(struct smc_link_group *lgr,
 	if (a->vlan_id != key->vlan_id || a->version != key->version ||
 	    memcmp(a->peer_id, key->peer_id, SMC_PEER_ID_LEN))
 		return false;
+	if (!key->any_addr &&
+	    (!ipv6_addr_equal(&a->peer_addr, &key->peer_addr) ||
+	     !ipv6_addr_equal(&a->local_addr, &key->local_addr) ||
+	     a->scope != key->scope))
+		return false;
 	first_link = !memcmp(a->peer_gid, key->peer_gid, SMC_GID_LEN) &&
 		     !memcmp(a->peer_mac, key->peer_mac, SMC_MAC_LEN);
 	if (lgr->server)
-		return first_link && ipv6_addr_equal(&a->peer_addr,
-						     &key->peer_addr);
+		return first_link;
 	if (first_link && (lgr->pending || !key->peer_qpn))
 		return first_link;
 	for (i = 0; i < SMC_LGR_LINKS; i++) {
@@ -552,7 +559,8 @@ static void smc_lgr_check_dev(struct smc_link_group *lgr,
  *	asked for
  * @net: the connection's namespace
  * @server: our role (a client's: a server uses smc_lgr_get())
- * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN
+ * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN, and both ends
+ *	of the TCP connection
  * @offer: our offer: the RoCE port and GID of the link
  *
  * Does not look for one with @key: the server decided. The link group is
@@ -668,7 +676,8 @@ static struct smc_link_group *smc_lgr_find_or_create(struct net *net,
  * smc_lgr_find() - the link group a subsequent contact names
  * @net: the connection's namespace
  * @server: our role
- * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN
+ * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN, and both ends
+ *	of the TCP connection
  *
  * If another connection's first contact with @key runs, waits until it
  * ended (at most as long as one can take).
@@ -690,7 +699,8 @@ struct smc_link_group *smc_lgr_find(struct net *net, bool server,
  * smc_lgr_get() - the link group for a new connection: found, or created
  * @net: the connection's namespace
  * @server: our role
- * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN
+ * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN, and both ends
+ *	of the TCP connection
  * @offer: our offer: the RoCE port and GID of a new link group's link
  * @first: set if the link group is new: the caller runs its first contact
  *	and ends it with smc_lgr_first_contact_done()
@@ -710,6 +720,37 @@ struct smc_link_group *smc_lgr_get(struct net *net, bool server,
 				   const struct smc_offer *offer, bool *first)
 {
 	return smc_lgr_find_or_create(net, server, key, offer, first);
+}
+
+/**
+ * smc_lgr_known() - is there a link group with @key at all?
+ * @net: the namespace
+ * @server: our role
+ * @key: the peer's end; with @key->any_addr, between any addresses
+ *
+ * Looks without waiting for a first contact and without counting a
+ * connection: for a decision, not for use.
+ *
+ * Context: process; takes smc_lgr_mutex.
+ * Return: true if one is listed, in any state.
+ */
+bool smc_lgr_known(struct net *net, bool server, const struct smc_lgr_key *key)
+{
+	struct smc_link_group *lgr;
+	bool found = false;
+
+	mutex_lock(&smc_lgr_mutex);
+	list_for_each_entry(lgr, &smc_lgr_list, list) {
+		if (!net_eq(smc_lgr_net(lgr), net) || lgr->server != server)
+			continue;
+		spin_lock_bh(&lgr->lock);
+		found = smc_lgr_key_match(lgr, key);
+		spin_unlock_bh(&lgr->lock);
+		if (found)
+			break;
+	}
+	mutex_unlock(&smc_lgr_mutex);
+	return found;
 }
 
 /**

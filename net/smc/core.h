@@ -355,6 +355,10 @@ struct smc_llc_waiter {
  *	the Accept names (0: any); not part of a link group's own key
  * @peer_addr: the peer's address on the TCP connection of the first
  *	contact (IPv4 mapped)
+ * @local_addr: ours on that connection
+ * @scope: the interface of a link-local @peer_addr, else 0
+ * @any_addr: a lookup that does not compare the addresses; not part of a
+ *	link group's own key
  *
  * With the namespace and our role, what a new connection must match to
  * use an existing link group (subsequent contact, 3.5.1). A server's key
@@ -364,12 +368,15 @@ struct smc_llc_waiter {
  *
  * Nothing in a CLC message proves who sent it: a version 1 peer ID, GID
  * and MAC are the peer's word, and visible on its LAN. The TCP handshake
- * proves @peer_addr, so a link group is bound to it: a server looks it up
- * with the key (a stranger claiming a client's identity from another
- * address makes a first contact of its own and learns nothing of the
- * client's link group), a client checks it after the lookup by QP
- * (smc_hs_client_link()). Only the proven peer can end or degrade a link
- * group (an S-bit, a stale Confirm).
+ * proves the addresses, so a link group is bound to both ends of its first
+ * contact's TCP connection, on both sides alike: a stranger claiming a
+ * client's identity from another address makes a first contact of its
+ * own and learns nothing of the client's link group; a client finds no
+ * link group of another server's. Only the proven peer can end or degrade
+ * a link group (an S-bit, a stale Confirm). A connection between another
+ * pair of addresses makes a link group of its own (a server that binds
+ * none, Linux's, reuses its link group: the client declines, the
+ * connection falls back; smc_hs_client_link()).
  */
 struct smc_lgr_key {
 	u8		peer_id[SMC_PEER_ID_LEN];
@@ -379,6 +386,9 @@ struct smc_lgr_key {
 	u8		version;
 	u32		peer_qpn;
 	struct in6_addr	peer_addr;
+	struct in6_addr	local_addr;
+	int		scope;
+	bool		any_addr;
 };
 
 /**
@@ -409,7 +419,8 @@ struct smc_lgr_key {
  * @llc_wq: ordered workqueue running the peer's LLC requests one at a
  *	time (RFC 7609 3.5.5.3)
  * @llc_rx_lock: protects @llc_rx, @llc_later, @llc_rx_len, @llc_v2_pairs
- *	and @llc_v2_req
+ *	and @llc_v2_req; taken inside @lock where both are held
+ *	(smc_llc_handle()), never around it
  * @llc_rx: received LLC requests for @llc_work (struct smc_llc_qentry)
  * @llc_later: requests that wait for our flow in progress to end
  *	(collision table: QUEUE); back to the head of @llc_rx at its end
@@ -427,10 +438,10 @@ struct smc_lgr_key {
  *	collision table
  * @llc_flow_deadline: jiffies by which that exchange has ended, whatever
  *	the peer answers and how slowly (smc_llc_wait()); under @lock
- * @llc_held: @llc_work decided to put a request on @llc_later for after
- *	that exchange (under @lock); its end clears it and queues @llc_work
- *	again. The request joins @llc_later after the decision: the work
- *	takes it back itself if the exchange ended in between
+ * @llc_held: @llc_work put a request on @llc_later for after that
+ *	exchange (under @lock, the request joining @llc_later under
+ *	@llc_rx_lock inside it); its end clears it and queues @llc_work
+ *	again
  * @llc_link_flows: flows that added or deleted a link, ended (under
  *	@lock; @wait is woken): an RKey exchange the peer refused with C
  *	waits for the next one
@@ -438,7 +449,7 @@ struct smc_lgr_key {
  *	short)
  * @rtok: the peer's RMBs as we may write into them (its RToken set)
  * @llc_stopped: the teardown stopped the LLC work: nothing queues it any
- *	more (under @llc_rx_lock)
+ *	more, and it takes no further request (under @llc_rx_lock)
  * @max_links: active links the link group may have: ours
  *	(smcr_max_links_per_lgr when it was created), then the smaller of
  *	that and the peer's from CONFIRM LINK; under @llc_flow_mutex once
@@ -720,6 +731,8 @@ struct smc_link_group *smc_lgr_get(struct net *net, bool server,
 struct smc_link_group *smc_lgr_create(struct net *net, bool server,
 				      const struct smc_lgr_key *key,
 				      const struct smc_offer *offer);
+bool smc_lgr_known(struct net *net, bool server,
+		   const struct smc_lgr_key *key);
 void smc_lgr_first_contact_done(struct smc_link_group *lgr);
 void smc_lgr_put(struct smc_link_group *lgr);
 
@@ -767,12 +780,12 @@ void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
 
 /* conn.c, tx.c, rx.c */
 struct smc_sock;
-int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk);
+int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first);
 int smc_conn_peer(struct smc_sock *smc,
 		  const struct smc_clc_accept_info *peer);
 void smc_conn_fill_clc(const struct smc_sock *smc,
 		       struct smc_clc_accept_info *info);
-void smc_conn_activate(struct smc_sock *smc, bool server);
+bool smc_conn_activate(struct smc_sock *smc, bool server);
 void smc_conn_format(struct smc_conn *conn);
 void smc_conn_rmbe_sync(struct smc_conn *conn, u32 off, u32 len);
 bool smc_conn_rmbe_intact(struct smc_conn *conn);

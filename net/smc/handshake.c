@@ -321,18 +321,26 @@ static u32 smc_hs_link_err_code(int err)
 						 SMC_CLC_DECL_ERR_RDYLNK;
 }
 
-/* The peer's address on @smc's TCP connection, IPv4 mapped */
-static void smc_hs_peer_addr(const struct smc_sock *smc, struct in6_addr *addr)
+/* Both ends of @smc's TCP connection, IPv4 mapped (struct smc_lgr_key) */
+static void smc_hs_key_addrs(const struct smc_sock *smc,
+			     struct smc_lgr_key *key)
 {
 	const struct sock *clcsk = smc->clcsock->sk;
 
+	key->scope = 0;
+	key->any_addr = false;
 #if IS_ENABLED(CONFIG_IPV6)
 	if (clcsk->sk_family == AF_INET6) {
-		*addr = clcsk->sk_v6_daddr;
+		key->peer_addr = clcsk->sk_v6_daddr;
+		key->local_addr = clcsk->sk_v6_rcv_saddr;
+		/* a link-local address is one only with its interface */
+		if (ipv6_addr_type(&key->peer_addr) & IPV6_ADDR_LINKLOCAL)
+			key->scope = clcsk->sk_bound_dev_if;
 		return;
 	}
 #endif
-	ipv6_addr_set_v4mapped(clcsk->sk_daddr, addr);
+	ipv6_addr_set_v4mapped(clcsk->sk_daddr, &key->peer_addr);
+	ipv6_addr_set_v4mapped(clcsk->sk_rcv_saddr, &key->local_addr);
 }
 
 /* The peer's end as its CLC message names it, bound to its TCP address */
@@ -346,7 +354,7 @@ static void smc_hs_lgr_key(struct smc_lgr_key *key, const u8 *peer_id,
 	key->vlan_id = hs->offer.vlan_id;
 	key->version = hs->version;
 	key->peer_qpn = 0;
-	smc_hs_peer_addr(smc, &key->peer_addr);
+	smc_hs_key_addrs(smc, key);
 }
 
 /* Our Accept or Confirm for @lnk, in the version negotiated */
@@ -446,19 +454,21 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		 * with that key (another QP) stays: the server's DELETE LINK
 		 * or the link's failure ends it if it is stale, and an Accept
 		 * from anyone claiming the peer's key cannot.
+		 *
+		 * The lookup matched both ends of this TCP connection too
+		 * (struct smc_lgr_key): a link group with the key between
+		 * other addresses is not for this Accept - a stranger's
+		 * claim (we would write where it says into that server's
+		 * memory), or a server that reuses link groups across
+		 * addresses, as Linux does. Nothing is out of sync: the
+		 * connection falls back, the link group stays.
 		 */
-		if (!lgr)
+		if (!lgr) {
+			key.any_addr = true;
+			if (smc_lgr_known(net, false, &key))
+				return smc_hs_decline(smc,
+						      SMC_CLC_DECL_NOSMCRDEV);
 			return smc_hs_decline_out_of_sync(smc);
-		/*
-		 * Only the server we made the first contact with may name
-		 * the link group (struct smc_lgr_key): another host claiming
-		 * its peer ID, GID, MAC and QP would have us write where it
-		 * says into that server's memory. Nothing is out of sync:
-		 * the connection falls back, the link group stays.
-		 */
-		if (!ipv6_addr_equal(&lgr->key.peer_addr, &key.peer_addr)) {
-			smc_lgr_conn_put(lgr);
-			return smc_hs_decline(smc, SMC_CLC_DECL_NOSMCRDEV);
 		}
 		lnk = smc_lgr_find_link(lgr, acc->gid, acc->qpn);
 		if (!lnk) {
@@ -486,7 +496,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	}
 	if (data) {
 		/* from here on the connection owns the count on @lgr */
-		rc = smc_conn_create(smc, lnk);
+		rc = smc_conn_create(smc, lnk, first);
 		conn = !rc;
 		if (!rc)
 			rc = smc_conn_peer(smc, acc);
@@ -517,12 +527,13 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 						 smc_hs_clc_pending, smc);
 	else if (first)
 		smc_llc_cancel(lgr, &w);
-	if (!rc && data) {
+	if (!rc && data && smc_conn_activate(smc, false)) {
 		if (first)
 			smc_lgr_first_contact_done(lgr);
-		smc_conn_activate(smc, false);
 		return 0;		/* SMC-R */
 	}
+	if (!rc && data)	/* the link group ended under the handshake */
+		rc = -ENOLINK;
 	smc_hs_conn_leave(smc, lgr, conn);
 	if (first) {
 		if (rc)
@@ -747,7 +758,7 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 		}
 		if (data) {
 			/* the connection owns the count on @lgr from here */
-			rc = smc_conn_create(smc, lnk);
+			rc = smc_conn_create(smc, lnk, first);
 			conn = !rc;
 			if (!rc && !first)
 				rc = smc_hs_rmb_ready(lnk, smc->conn.rmbe.buf);
@@ -828,12 +839,14 @@ out:
 		/* SMC-R, unless the client declined (a fallback, code 0) */
 		bool ok = !code && !len && !smc->use_fallback;
 
-		if (ok) {
+		if (ok && smc_conn_activate(smc, true)) {
 			if (first)
 				smc_lgr_first_contact_done(lgr);
-			smc_conn_activate(smc, true);
 			return 0;
 		}
+		/* the link group ended under the handshake: no Decline now */
+		if (ok)
+			len = -ECONNABORTED;
 		/* the client did not decline: it may write into our element */
 		if (!first && accepted && len && !smc->use_fallback)
 			return smc_hs_server_abort(smc, lgr, conn, false);

@@ -49,7 +49,7 @@ static unsigned int smc_test_llc_work_delay_ms;
 module_param_named(test_llc_work_delay_ms, smc_test_llc_work_delay_ms, uint,
 		   0644);
 MODULE_PARM_DESC(test_llc_work_delay_ms,
-		 "TEST ONLY: the LLC work waits this long (at most 2000 ms) before each queued request of the peer, so that a flood meets the queue's bound, and again after deciding that one waits for our flow, so that the flow can end meanwhile (default 0)");
+		 "TEST ONLY: the LLC work waits this long (at most 2000 ms) before each queued request of the peer, so that a flood meets the queue's bound (default 0)");
 
 static void smc_llc_test_delay(void)
 {
@@ -300,13 +300,17 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 
 /*
  * Handle one request of the peer, as the collision table says for the
- * flow of ours in progress. Return: false if it must wait until that flow
- * is complete (the caller keeps it on lgr->llc_later;
- * smc_llc_flow_end() puts it back and runs the work again).
+ * flow of ours in progress. Return: false if it waits until that flow is
+ * complete: it is on lgr->llc_later then, and smc_llc_flow_end() puts it
+ * back and runs the work again. It joins llc_later in the decision's
+ * critical section (llc_rx_lock inside lgr->lock): a flow's end, which
+ * clears llc_flow under lgr->lock before it puts llc_later back, then
+ * finds it there, behind the ones held before it.
  */
-static bool smc_llc_handle(struct smc_link *lnk,
-			   const struct smc_llc_msg_info *info)
+static bool smc_llc_handle(struct smc_llc_qentry *qe)
 {
+	const struct smc_llc_msg_info *info = &qe->info;
+	struct smc_link *lnk = qe->lnk;
 	struct smc_link_group *lgr = lnk->lgr;
 	const struct smc_llc_collision *col;
 	u8 action;
@@ -318,8 +322,13 @@ static bool smc_llc_handle(struct smc_link *lnk,
 	spin_lock_bh(&lgr->lock);
 	col = smc_llc_collision_lookup(lgr->llc_flow, ev);
 	action = col ? col->action : SMC_LLC_ACT_PROCESS;
-	if (action == SMC_LLC_ACT_QUEUE)
+	if (action == SMC_LLC_ACT_QUEUE) {
 		lgr->llc_held = true;
+		spin_lock(&lgr->llc_rx_lock);
+		list_add_tail(&qe->list, &lgr->llc_later);
+		lgr->llc_rx_len++;
+		spin_unlock(&lgr->llc_rx_lock);
+	}
 	spin_unlock_bh(&lgr->lock);
 	switch (action) {
 	case SMC_LLC_ACT_QUEUE:
@@ -386,12 +395,13 @@ void smc_llc_work(struct work_struct *work)
 	struct smc_link_group *lgr = container_of(work, struct smc_link_group,
 						  llc_work);
 	struct smc_llc_qentry *qe;
-	bool held;
 
 	for (;;) {
 		smc_llc_test_delay();
 		spin_lock_bh(&lgr->llc_rx_lock);
-		qe = list_first_entry_or_null(&lgr->llc_rx,
+		/* the teardown stopped us: its purge frees what is left */
+		qe = lgr->llc_stopped ? NULL :
+		     list_first_entry_or_null(&lgr->llc_rx,
 					      struct smc_llc_qentry, list);
 		if (qe) {
 			list_del(&qe->list);
@@ -404,30 +414,9 @@ void smc_llc_work(struct work_struct *work)
 			kfree(qe);
 			continue;
 		}
-		if (!smc_llc_handle(qe->lnk, &qe->info)) {
-			/* after our flow; the requests behind it go on */
-			smc_llc_test_delay();
-			spin_lock_bh(&lgr->llc_rx_lock);
-			list_add_tail(&qe->list, &lgr->llc_later);
-			lgr->llc_rx_len++;
-			spin_unlock_bh(&lgr->llc_rx_lock);
-			/*
-			 * The flow may have ended since smc_llc_handle()
-			 * decided: its end cleared llc_held and put back
-			 * llc_later without this one. Then put it back here,
-			 * to be handled next (or held for a flow begun since).
-			 */
-			spin_lock_bh(&lgr->lock);
-			held = lgr->llc_held;
-			spin_unlock_bh(&lgr->lock);
-			if (!held) {
-				spin_lock_bh(&lgr->llc_rx_lock);
-				list_splice_init(&lgr->llc_later, &lgr->llc_rx);
-				spin_unlock_bh(&lgr->llc_rx_lock);
-			}
-			continue;
-		}
-		kfree(qe);
+		/* held for our flow (on llc_later): the ones behind go on */
+		if (smc_llc_handle(qe))
+			kfree(qe);
 	}
 }
 

@@ -456,8 +456,7 @@ void add_link_no_confirm(Peer &p, const Config &c)
 }
 
 // The smcr side runs with test_llc_work_delay_ms kHeldDelayMs: its LLC
-// work waits that long before it takes a request, and again after it
-// decided that the request waits for its flow.
+// work waits that long before it takes a request.
 constexpr uint64_t kHeldDelayMs = 2000;
 
 void add_link_held_request(Peer &p, const Config &c)
@@ -470,8 +469,8 @@ void add_link_held_request(Peer &p, const Config &c)
 	p.send_msg(wire::delete_rkey_build(d));
 	say(label + ": our DELETE RKEY (an rkey smcr never had) during smcr's ADD LINK flow: it waits for the "
 		    "flow's end");
-	// smcr decides to hold it kHeldDelayMs after it came, and holds it
-	// kHeldDelayMs later: our reject ends the flow in between
+	// smcr takes it and decides to hold it about kHeldDelayMs after it
+	// came: our reject ends the flow around then
 	p.pump_for(kHeldDelayMs * 3 / 2);
 	wire::AddLink rej = o.req;
 	rej.response = true;
