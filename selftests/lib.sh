@@ -43,8 +43,13 @@ st_size() {
 # also on SIGTERM from the driver's timeout). The driver also puts back the
 # values it saw at load time after every test, even after a SIGKILL.
 ST_PARAMS_SAVED=()
+ST_CLEANUPS=()
 st_params_restore() {
 	local i n
+	for ((i = ${#ST_CLEANUPS[@]} - 1; i >= 0; i--)); do
+		eval "${ST_CLEANUPS[i]}"
+	done
+	ST_CLEANUPS=()
 	for ((i = ${#ST_PARAMS_SAVED[@]} - 1; i >= 0; i--)); do
 		n=${ST_PARAMS_SAVED[i]%%=*}
 		echo "${ST_PARAMS_SAVED[i]#*=}" >"/sys/module/smcr/parameters/$n" ||
@@ -52,16 +57,31 @@ st_params_restore() {
 	done
 	ST_PARAMS_SAVED=()
 }
+# the EXIT trap, set by the first st_param or st_cleanup only: a test that
+# sets its own trap later calls st_params_restore from it
+ST_TRAP_SET=
+st_exit_trap() {
+	[[ -z $ST_TRAP_SET ]] || return 0
+	ST_TRAP_SET=1
+	trap st_params_restore EXIT
+	trap 'exit 143' TERM
+}
+
+# st_cleanup CMD: runs the shell command CMD when the test exits, however
+# it ends (also on the driver's timeout), before the parameters are put
+# back; the last registered first. For what a test adds to the VM beyond
+# smcr's parameters: addresses, namespaces, background processes.
+st_cleanup() {
+	ST_CLEANUPS+=("$1")
+	st_exit_trap
+}
 st_param() {
 	local f=/sys/module/smcr/parameters/$1 old
 	if [[ ! -r $f ]] || ! IFS= read -r old <"$f"; then
 		echo "st_param: no parameter $1"
 		return 1
 	fi
-	if ((${#ST_PARAMS_SAVED[@]} == 0)); then
-		trap st_params_restore EXIT
-		trap 'exit 143' TERM
-	fi
+	st_exit_trap
 	ST_PARAMS_SAVED+=("$1=$old")
 	echo "$2" >"$f" || { echo "st_param: cannot set $1=$2"; return 1; }
 	echo "smcr.$1=$2 (was $old)"

@@ -30,8 +30,7 @@ cleanup_addrs() {
 	fi
 	return 0
 }
-trap 'cleanup_addrs; st_params_restore' EXIT
-trap 'exit 143' TERM
+st_cleanup cleanup_addrs
 
 rc=0
 n=0

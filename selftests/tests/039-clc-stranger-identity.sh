@@ -50,6 +50,7 @@ b) st_serve_bg harvest clc-peer --role server --family tcp --port "$P" --script 
    read -r id gid mac qpn <<<"$(vm_get "$ST_KEY-claims" 90)"
    rc=0
    if [[ -n $qpn ]] && ip addr add "$stranger/24" dev eth0; then
+	st_cleanup "ip addr del $stranger/24 dev eth0 2>/dev/null"
 	st_serve_bg impostor clc-peer --role server --family tcp --bind "$stranger" --port $((P + 3)) \
 		--script srv-stranger-accept --claim-peer-id "$id" --claim-gid "$gid" --claim-mac "$mac" \
 		--claim-qpn "$qpn" --bytes 64K --drop-wait 20s --timeout 60s || rc=1
@@ -72,11 +73,13 @@ a) st_param test_clc_version 1 || exit 1
    echo "a's identity: peer ID $id GID $gid MAC $mac"
    st_await honest && st_await stranger || exit 1
    ip addr add "$stranger/24" dev eth0 || st_fail "cannot add $stranger to eth0"
+   st_cleanup "ip addr del $stranger/24 dev eth0 2>/dev/null"
    rc=0
    : >"$ST_TMP/hold"
    st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((P + 1)) --mode duplex --bytes "$B" \
 	--expect-mode smcr --hold 90s --hold-file "$ST_TMP/hold" --timeout 120s &
    cpid=$!
+   st_cleanup "kill $cpid 2>/dev/null"
    claims=
    if st_await_lgr_conns 1 60; then
 	st_smctest clc-peer --role client --addr "$SMCR_PEER_IP" --port $((P + 2)) --bind "$stranger" \

@@ -25,7 +25,7 @@ HOLD=/tmp/smcr-071-hold
 restore_rxe1() {
 	rdma link show rxe1/1 >/dev/null 2>&1 || rdma link add rxe1 type rxe netdev eth1
 }
-trap 'restore_rxe1; rm -f $HOLD; st_params_restore' EXIT
+st_cleanup 'restore_rxe1; rm -f $HOLD'
 st_param data_path Y || exit 1
 st_param smcr_max_links_per_lgr 2 || exit 1
 

@@ -33,6 +33,7 @@ b) st_no_lgrs 60 || st_fail "link groups of earlier tests did not end"
 	--expect-mode smcr --timeout 100s || exit 1
    "$SMCTEST" hold --family smc --port $((P + 1)) --rcvbuf 32K --hold 120s --ready-file "$ST_TMP/hold.ready" &
    hpid=$!
+   st_cleanup "kill $hpid 2>/dev/null"
    for ((i = 0; i < 300; i++)); do [[ -e $ST_TMP/hold.ready ]] && break; vm_nap 0.1; done
    [[ -e $ST_TMP/hold.ready ]] || { vm_put "$ST_KEY-hold" fail; st_fail "the listener on P+1 did not come up"; }
    vm_put "$ST_KEY-hold" ok
@@ -43,6 +44,7 @@ b) st_no_lgrs 60 || st_fail "link groups of earlier tests did not end"
 	vm_nap 0.2
    done) >"$ST_TMP/dumps" &
    dpid=$!
+   st_cleanup ": >$ST_TMP/stop"
    rc=0
    st_wait_all || rc=1
    vm_get "$ST_KEY-done" 120 >/dev/null || rc=1

@@ -29,13 +29,17 @@ b) st_no_lgrs 60 || st_fail "link groups of earlier tests did not end"
    st_param llc_timeout_ms $LLC_TMO || exit 1
    st_link_peer add-link-silent "$ST_PORT" "$B" --expect-mode smcr &
    spid=$!
+   st_cleanup "kill $spid 2>/dev/null; ip netns del smcr-st083-1 2>/dev/null; ip netns del smcr-st083-2 2>/dev/null"
    rc=0
    # b's ADD LINK flow waits on the silent peer: its new link is listed
-   for ((i = 0; i < 600; i++)); do
-	[[ $("$SMCR_TOOLS/bin/smcr" -j link show | jq '[.[] | select(.link_id == 2)] | length') == 1 ]] && break
+   flow=0
+   for ((i = 0; i < 300; i++)); do
+	[[ $("$SMCR_TOOLS/bin/smcr" -j link show | jq '[.[] | select(.link_id == 2)] | length') == 1 ]] &&
+		flow=1 && break
 	vm_nap 0.1
    done
    "$SMCR_TOOLS/bin/smcr" link show
+   ((flow)) || { echo "b's ADD LINK flow never showed its new link: nothing tested"; rc=1; }
    # A namespace's cleanup unregisters its devices first (the veth pair
    # goes), then runs the subsystems' exit handlers, smcr's among them,
    # and the next namespace's cleanup waits for it: delete one, then time
@@ -44,7 +48,7 @@ b) st_no_lgrs 60 || st_fail "link groups of earlier tests did not end"
 	ip netns del "smcr-st083-$n" 2>/dev/null
 	ip netns add "smcr-st083-$n" &&
 		ip link add "smcr-st083-$n" type veth peer name peer netns "smcr-st083-$n" ||
-		st_fail "cannot make namespace $n and its veth pair"
+		{ echo "cannot make namespace $n and its veth pair"; exit 1; }
    done
    for n in 1 2; do
 	t0=$(date +%s%N)
