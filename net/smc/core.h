@@ -247,7 +247,10 @@ enum smc_link_state {
  * struct smc_link - one RC QP pair of a link group (RFC 7609 2.3)
  * @lgr: the link group (no reference: a link lives in it)
  * @sdev: RoCE device; a user reference is held while @qp exists
- * @port: port number on @sdev
+ * @port: port number on @sdev; set before smc_ib_get(), kept until after
+ *	smc_ib_put()
+ * @ib_node: entry on @sdev's list of links while the user reference is
+ *	held (smc_ib_get() to smc_ib_put(); under smc_ib_lock, ib.c)
  * @gid_index: index of @local.gid in the port's GID table
  * @roce_v2: @local.gid is a RoCE v2 GID
  * @ndev_ifindex: the net device the port serves, for reports
@@ -297,6 +300,7 @@ struct smc_link {
 	struct smc_link_group	*lgr;
 	struct smc_ib_device	*sdev;
 	u32			port;
+	struct list_head	ib_node;
 	u32			gid_index;
 	bool			roce_v2;
 	int			ndev_ifindex;

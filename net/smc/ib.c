@@ -14,12 +14,21 @@
  *
  * A link has its own PD, QP and CQs on the device (struct smc_link); the
  * device only counts its links against what it has room for. A link takes
- * a user reference with smc_ib_get(); removal first takes the device off
- * the list (no new links), terminates the link groups on it and waits for
- * the last user before it lets the device go.
+ * a user reference with smc_ib_get(), which also puts it on the device's
+ * list of links; removal first takes the device off the list (no new
+ * links), terminates the link groups on it and waits for the last user
+ * before it lets the device go.
+ *
+ * The netlink device dump (unprivileged, from any namespace) reports each
+ * port's links of the caller's namespace only: the links of other
+ * namespaces - how many peers they talk to - are theirs. It counts the
+ * device's list, which holds a link from its smc_link_init() to the end
+ * of its teardown, also after its link group left the link group list:
+ * a test waiting for the links of its own namespace to be gone (034)
+ * reads it.
  *
  * Locking: smc_ib_lock (a mutex) protects smc_ib_devices, each device's
- * list membership and users; port state bits are atomic.
+ * list membership, users and links; port state bits are atomic.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -115,6 +124,7 @@ static int smc_ib_add(struct ib_device *ibdev)
 	if (!sdev)
 		return -ENOMEM;
 	sdev->ibdev = ibdev;
+	INIT_LIST_HEAD(&sdev->links);
 	init_waitqueue_head(&sdev->users_gone);
 	rc = smc_ib_max_links(sdev);
 	if (rc) {
@@ -156,11 +166,13 @@ static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
 /**
  * smc_ib_get() - take a user reference on a device, if it is still there
  * @sdev: device from a pick (may have been removed since)
+ * @lnk: the link taking it; its @lgr and @port are set and stay so until
+ *	smc_ib_put()
  *
- * Return: 0, -ENODEV if the device is gone or going, or -EBUSY if it has
- * no room for another link.
+ * Return: 0 (@lnk is on the device's list of links), -ENODEV if the
+ * device is gone or going, or -EBUSY if it has no room for another link.
  */
-int smc_ib_get(struct smc_ib_device *sdev)
+int smc_ib_get(struct smc_ib_device *sdev, struct smc_link *lnk)
 {
 	struct smc_ib_device *d;
 	int rc = -ENODEV;
@@ -172,6 +184,7 @@ int smc_ib_get(struct smc_ib_device *sdev)
 		rc = -EBUSY;
 		if (d->users < d->max_links) {
 			d->users++;
+			list_add_tail(&lnk->ib_node, &d->links);
 			rc = 0;
 		}
 		break;
@@ -199,10 +212,12 @@ bool smc_ib_listed(struct smc_ib_device *sdev)
 /**
  * smc_ib_put() - drop a reference smc_ib_get() took
  * @sdev: the device
+ * @lnk: the link that took it
  */
-void smc_ib_put(struct smc_ib_device *sdev)
+void smc_ib_put(struct smc_ib_device *sdev, struct smc_link *lnk)
 {
 	mutex_lock(&smc_ib_lock);
+	list_del(&lnk->ib_node);
 	if (!--sdev->users)
 		wake_up(&sdev->users_gone);
 	mutex_unlock(&smc_ib_lock);
@@ -538,8 +553,22 @@ void smc_ib_walk_devices(long *pos, void *arg,
 	*pos = i;
 }
 
+/* Links of @net's link groups on @port of @sdev; smc_ib_lock held */
+static u32 smc_ib_net_links(struct smc_ib_device *sdev, u32 port,
+			    struct net *net)
+{
+	struct smc_link *lnk;
+	u32 n = 0;
+
+	/* a listed link's link group is not freed before its teardown */
+	list_for_each_entry(lnk, &sdev->links, ib_node)
+		if (lnk->port == port && net_eq(smc_lgr_net(lnk->lgr), net))
+			n++;
+	return n;
+}
+
 static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
-			   struct smc_nl_port *out)
+			   struct net *net, struct smc_nl_port *out)
 {
 	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
@@ -547,7 +576,7 @@ static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
 	/* out->pnetid stays all NUL: no PNET table, no PNET ID */
 	out->valid = true;
 	out->state = test_bit(port - 1, &sdev->ports_active) ? 1 : 0;
-	out->lnk_cnt = sdev->users;
+	out->lnk_cnt = smc_ib_net_links(sdev, port, net);
 	/* the port's net device, through its first GID (6.1 has no
 	 * ib_device_get_netdev() for modules)
 	 */
@@ -584,7 +613,8 @@ static void smc_ib_nl_pci(struct device *parent, struct smc_nl_dev *out)
 
 /**
  * smc_ib_nl_dev() - describe RoCE device number @idx for netlink
- * @net: the dumping namespace (devices are reported in every namespace)
+ * @net: the dumping namespace (devices are reported in every namespace,
+ *	each port's link count of this namespace only)
  * @idx: 0-based position in the device list
  * @out: filled on success
  * @gen: set to a counter that changes when devices come and go
@@ -611,7 +641,7 @@ int smc_ib_nl_dev(struct net *net, long idx, struct smc_nl_dev *out, u32 *gen)
 			if (port > SMC_NL_PORTS_MAX)
 				break;
 			if (rdma_protocol_roce(sdev->ibdev, port))
-				smc_ib_nl_port(sdev, port,
+				smc_ib_nl_port(sdev, port, net,
 					       &out->ports[port - 1]);
 		}
 		rc = 0;

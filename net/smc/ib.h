@@ -23,6 +23,10 @@
  * @max_links: links the device has room for (each a QP, two CQs and a
  *	PD, struct smc_link)
  * @users: links (and their setup) using the device; under smc_ib_lock
+ * @links: those links (smc_link.ib_node), each from its smc_ib_get() to its
+ *	smc_ib_put(), for the per-namespace counts of the netlink dump;
+ *	under smc_ib_lock. No reference: a link is torn down (and leaves
+ *	the list) before its link group is freed
  * @users_gone: woken when @users drops to 0
  *
  * Protection domains and completion queues are per link (struct
@@ -38,6 +42,7 @@ struct smc_ib_device {
 	unsigned long		ports_active;
 	u32			max_links;
 	u32			users;
+	struct list_head	links;
 	wait_queue_head_t	users_gone;
 };
 
@@ -76,6 +81,8 @@ struct smc_ib_route {
 
 extern struct ib_client smc_ib_client;
 
+struct smc_link;
+
 int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 		     struct smc_ib_pick *pick);
 int smc_ib_v2_route(struct net *net, const struct smc_ib_pick *pick,
@@ -84,8 +91,8 @@ int smc_ib_find_alt_port(struct net *net, struct smc_ib_device *skip_dev,
 			 u32 skip_port, bool roce_v2,
 			 const u8 peer[SMC_IB_GID_LEN],
 			 struct smc_ib_pick *pick);
-int smc_ib_get(struct smc_ib_device *sdev);
-void smc_ib_put(struct smc_ib_device *sdev);
+int smc_ib_get(struct smc_ib_device *sdev, struct smc_link *lnk);
+void smc_ib_put(struct smc_ib_device *sdev, struct smc_link *lnk);
 bool smc_ib_listed(struct smc_ib_device *sdev);
 void smc_ib_walk_devices(long *pos, void *arg,
 			 int (*fn)(struct smc_ib_device *sdev, void *arg));

@@ -152,13 +152,13 @@ int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick)
 	rc = smc_net_link_get(net);
 	if (rc)
 		return rc;
-	rc = smc_ib_get(pick->sdev);
+	lnk->port = pick->port;
+	rc = smc_ib_get(pick->sdev, lnk);
 	if (rc) {
 		smc_net_link_put(net);
 		return rc;
 	}
 	lnk->sdev = pick->sdev;
-	lnk->port = pick->port;
 	lnk->gid_index = pick->gid_index;
 	lnk->roce_v2 = pick->roce_v2;
 	lnk->ndev_ifindex = pick->ifindex;
@@ -209,7 +209,7 @@ err_put:
 	spin_lock_bh(&lnk->lgr->lock);
 	lnk->sdev = NULL;
 	spin_unlock_bh(&lnk->lgr->lock);
-	smc_ib_put(pick->sdev);
+	smc_ib_put(pick->sdev, lnk);
 	smc_net_link_put(net);
 	return rc;
 }
@@ -394,7 +394,7 @@ int smc_link_teardown(struct smc_link *lnk)
 	sdev = lnk->sdev;
 	lnk->sdev = NULL;
 	spin_unlock_bh(&lnk->lgr->lock);
-	smc_ib_put(sdev);
+	smc_ib_put(sdev, lnk);
 	WRITE_ONCE(lnk->state, SMC_LNK_UNUSED);
 	return rc;
 }
