@@ -11,7 +11,7 @@
 #                        (SOAK=1: the soak tier too)
 #   make soak            the soak tier: endurance tests (SOAK-tagged
 #                        selftests at full size, SOAK_BOOTS=10 VM boots)
-#   make fuzz            one million seeded hostile CDC/LLC messages
+#   make fuzz            one million seeded hostile CDC/LLC messages, v1 and v2
 #                        (selftest 057 at soak size, FUZZ_SEED=1) beside an
 #                        honest stream on stock 6.12, then smcr unloads
 #   make demo            boot two VMs and run an unmodified program over AF_SMC
@@ -152,12 +152,16 @@ soak: deps
 	$(MAKE) tools
 	tools/testing/check.sh --soak
 
-# 057's soak size is the 10^6 messages; the guest then checks kmemleak
+# 057's soak size is the 10^6 messages, once in SMC-R version 1 and once
+# in version 2 framing; the guest then checks kmemleak
 fuzz: deps
 	$(MAKE) module KDIR=/lib/modules/$(STOCK_612)/build
 	$(MAKE) tools
-	tools/testing/vm/run --kernel 6.12 --timeout 3000 -- \
-		env SMCR_FUZZ_SEED=$(or $(FUZZ_SEED),1) selftests/run --soak 057
+	for v in 1 2; do \
+		tools/testing/vm/run --kernel 6.12 --timeout 3000 -- \
+			env SMCR_FUZZ_SEED=$(or $(FUZZ_SEED),1) SMCR_FUZZ_CLC_VERSION=$$v \
+			selftests/run --soak 057 || exit 1; \
+	done
 
 demo: deps
 	$(MAKE) module KDIR=/lib/modules/$(STOCK_612)/build

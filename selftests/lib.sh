@@ -151,7 +151,10 @@ st_await() {
 # st_link_peer SCRIPT PORT BYTES [SERVER-ARGS...]: one smctest link-peer
 # script against an smcr server (test_clc_without_option=1 on role b):
 # role b serves one duplex connection of BYTES (plus SERVER-ARGS, e.g.
-# --expect-mode smcr), role a plays SCRIPT. Returns this role's result.
+# --expect-mode smcr), role a plays SCRIPT with the link-peer options in
+# the array ST_LINK_PEER_ARGS (e.g. --clc-version 2). Returns this role's
+# result.
+ST_LINK_PEER_ARGS=()
 st_link_peer() {
 	local script=$1 port=$2 bytes=$3
 	shift 3
@@ -160,7 +163,7 @@ st_link_peer() {
 		--timeout 90s "$@" ;;
 	a) st_await "$script" || return 1
 	   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$port" --script "$script" --bytes "$bytes" \
-		--timeout 90s ;;
+		--timeout 90s "${ST_LINK_PEER_ARGS[@]}" ;;
 	esac
 }
 

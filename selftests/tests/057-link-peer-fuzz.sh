@@ -18,6 +18,10 @@
 #  - every honest connection is SMC-R and byte-exact both ways;
 #  - with ST_SOAK=1 (make fuzz): after the link groups ended, smcr unloads
 #    (no leaked reference); the harness then checks kmemleak and the logs.
+# SMCR_FUZZ_CLC_VERSION=2 (make fuzz's second run): link-peer proposes
+# SMC-R version 2 (b gets the user EID SMCR-LINK-PEER) and fuzzes in
+# version 2 framing, long messages included; make check's short version 2
+# fuzz is in 059.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
@@ -25,9 +29,14 @@ P=$ST_PORT
 N=$(st_size 20000 5000 1000000)
 B=$(st_size 1M 256K)
 SEED=${SMCR_FUZZ_SEED:-1}
+V=${SMCR_FUZZ_CLC_VERSION:-1}
 case $SMCR_ROLE in
 b) st_param test_clc_without_option Y || exit 1
    st_param lgr_linger_ms 3000 || exit 1
+   if ((V == 2)); then
+	st_cleanup '"$SMCR_TOOLS/bin/smcr" ueid del SMCR-LINK-PEER >/dev/null'
+	"$SMCR_TOOLS/bin/smcr" ueid add SMCR-LINK-PEER >/dev/null || st_fail "ueid add"
+   fi
    # duplex: link-peer waits for its first CDC message; what it reads is our lies
    st_serve_bg fuzz server --family smc --port "$P" --conns 1 --mode duplex --bytes 64K --timeout 1700s || exit 1
    fuzz_pid=${ST_PIDS[-1]}
@@ -44,7 +53,7 @@ b) st_param test_clc_without_option Y || exit 1
    kill "$fuzz_pid" 2>/dev/null
    wait "$fuzz_pid" ;;
 a) st_await fuzz && st_await honest || exit 1
-   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$P" --script fuzz --count "$N" --seed "$SEED" \
+   st_smctest link-peer --addr "$SMCR_PEER_IP" --port "$P" --script fuzz --count "$N" --seed "$SEED" --clc-version "$V" \
 	--timeout 1700s >"$ST_TMP/fuzz.out" 2>&1 &
    fpid=$!
    rc=0 conns=0

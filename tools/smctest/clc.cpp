@@ -1,6 +1,7 @@
 #include "clc.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace smctest::clc {
@@ -78,6 +79,42 @@ Bytes proposal_v1(const ProposalSpec &s)
 	return m;
 }
 
+Eid eid(const std::string &name)
+{
+	Eid e;
+	e.fill(' ');
+	for (size_t i = 0; i < name.size() && i < e.size(); ++i)
+		e[i] = static_cast<uint8_t>(std::toupper(static_cast<unsigned char>(name[i])));
+	return e;
+}
+
+Bytes proposal_v2(const ProposalSpec &s)
+{
+	Bytes m = header(Proposal, 0, 0x22); // version 2, type v2 R, type v1 N
+	put(m, s.peer_id);
+	put(m, s.gid);
+	put(m, s.mac);
+	put16(m, 0);	// iparea_offset: no prefix area without version 1
+	zeros(m, 8);	// SMC-D area: ISM GID
+	zeros(m, 2);	// ISM CHID
+	put16(m, 28);	// v2_ext_offset: the area's end, counted from its byte 12
+	zeros(m, 3 + 5 + 20);
+	m.push_back(1);	// one user EID
+	m.push_back(0);	// no ISM GIDs
+	m.push_back(0);
+	m.push_back(static_cast<uint8_t>(s.release << 4));
+	zeros(m, 2);
+	put16(m, 0);	// no SMC-D v2 extension
+	put(m, s.v2_gid);
+	m.push_back(s.max_conns);
+	m.push_back(s.max_links);
+	put16(m, 0);	// feature mask
+	zeros(m, 12);
+	put(m, s.eid);
+	finish(m);
+	return m;
+}
+
 Bytes proposal_linux_v2(uint32_t ipv4_subnet, uint8_t prefix_len)
 {
 	ProposalSpec s;
@@ -120,8 +157,8 @@ Bytes proposal_linux_v2(uint32_t ipv4_subnet, uint8_t prefix_len)
 
 Bytes accept_confirm(uint8_t type, const AcceptConfirmSpec &s)
 {
-	uint8_t flags = 0x10; // version 1, SMC-R
-	if (type == Accept && s.first_contact)
+	uint8_t flags = static_cast<uint8_t>(s.version << 4); // SMC-R
+	if ((type == Accept || s.version == 2) && s.first_contact)
 		flags |= 0x08;
 	Bytes m = header(type, 0, flags);
 	put(m, s.peer_id);
@@ -139,16 +176,42 @@ Bytes accept_confirm(uint8_t type, const AcceptConfirmSpec &s)
 	m.push_back(0); // reserved
 	m.push_back(static_cast<uint8_t>(s.psn >> 16));
 	put16(m, static_cast<uint16_t>(s.psn));
+	if (s.version == 2) {
+		put(m, s.eid);
+		zeros(m, 8);
+		if (s.first_contact) {
+			m.push_back(s.fce_flags);
+			m.push_back(static_cast<uint8_t>(s.os_type << 4 | (s.release & 0x0f)));
+			zeros(m, 2);
+			m.insert(m.end(), 32, ' '); // host name
+			if (s.release) {
+				m.push_back(s.max_conns);
+				m.push_back(s.max_links);
+				put16(m, 0); // feature mask
+				zeros(m, 4 + 8);
+			}
+			if (type == Confirm) {
+				m.push_back(static_cast<uint8_t>(s.gids.size()));
+				zeros(m, 3);
+				for (const Gid &g : s.gids)
+					put(m, g);
+			}
+		}
+	}
 	finish(m);
 	return m;
 }
 
 std::optional<AcceptConfirmSpec> accept_confirm_parse(const Bytes &m)
 {
-	if (m.size() != kAcceptLen || !trailer_ok(m))
+	if (m.size() < kAcceptLen || !trailer_ok(m))
 		return std::nullopt;
 	Header h = parse_header(m.data());
-	if (!h.eye_ok || (h.type != Accept && h.type != Confirm) || h.length != kAcceptLen)
+	if (!h.eye_ok || (h.type != Accept && h.type != Confirm) || h.length != m.size())
+		return std::nullopt;
+	if (h.version() != 1 && h.version() != 2)
+		return std::nullopt;
+	if (h.version() == 1 && m.size() != kAcceptLen)
 		return std::nullopt;
 	auto be = [&](size_t off, size_t n) {
 		uint64_t v = 0;
@@ -169,7 +232,44 @@ std::optional<AcceptConfirmSpec> accept_confirm_parse(const Bytes &m)
 	s.rmb_vaddr = be(52, 8);
 	s.psn = static_cast<uint32_t>(be(61, 3));
 	s.first_contact = h.flags & 0x08;
-	return s;
+	s.version = h.version();
+	if (s.version == 1)
+		return s;
+	// version 2: EID, 8 reserved, then on first contact the extension
+	const size_t end = m.size() - kTrailerLen;
+	size_t pos = kAcceptLen - kTrailerLen;
+	if (end < kAcceptV2Len - kTrailerLen)
+		return std::nullopt;
+	std::copy_n(&m[pos], kEidLen, s.eid.begin());
+	pos += kEidLen + 8;
+	if (!s.first_contact)
+		return pos == end ? std::optional(s) : std::nullopt;
+	if (end - pos < 36)
+		return std::nullopt;
+	s.fce_flags = m[pos];
+	s.os_type = m[pos + 1] >> 4;
+	s.release = m[pos + 1] & 0x0f;
+	if (s.release) {
+		if (end - pos < 52)
+			return std::nullopt;
+		s.max_conns = m[pos + 36];
+		s.max_links = m[pos + 37];
+		pos += 52;
+	} else {
+		pos += 36;
+	}
+	if (h.type == Confirm) {
+		if (end - pos < 4 || m[pos] > 8 || end - pos - 4 < size_t{m[pos]} * 16)
+			return std::nullopt;
+		const uint8_t n = m[pos];
+		pos += 4;
+		for (uint8_t i = 0; i < n; ++i, pos += 16) {
+			Gid g;
+			std::copy_n(&m[pos], 16, g.begin());
+			s.gids.push_back(g);
+		}
+	}
+	return pos == end ? std::optional(s) : std::nullopt;
 }
 
 Header parse_header(const uint8_t *p)

@@ -385,7 +385,7 @@ void play(const Config &c, const Script &s, int fd)
 	case Expect::StrangerSyncDecline: {
 		auto a = read_clc(fd, c.drop_wait_ms, "an Accept");
 		auto acc = clc::accept_confirm_parse(a);
-		if (!acc || a[4] != clc::Accept)
+		if (!acc || a[4] != clc::Accept || acc->version != 1)
 			throw Failure(label + ": expected a version 1 Accept, got " + clc::type_name(a[4]) + ": " +
 				      clc::hex(a));
 		say(label + ": got Accept, " + (acc->first_contact ? "first" : "SUBSEQUENT") + " contact, peer ID " +

@@ -134,6 +134,10 @@ same --bytes/--seed):
   --count N            fuzz: messages to send (default 10000; seeded by --seed)
   --llc-timeout DUR    the smcr side's llc_timeout_ms (default 5s): how long
                        rkey-new-rmb-unanswered expects it to wait for a reply
+  --clc-version 1|2    the SMC-R version proposed, the only one (default 1);
+                       2: CLC version 2 and Linux's version 2 LLC framing
+  --ueid NAME          version 2: the user EID proposed (the smcr side needs
+                       it too: smcr ueid add NAME; default SMCR-LINK-PEER)
 
 assertions on the AF_SMC socket (checked via sock_diag before close):
   --expect-mode fallback|smcr
@@ -324,7 +328,14 @@ Config parse_cli(const std::vector<std::string> &args)
 		else if (o == "--expect-decline") c.expect_decline = parse_reason(o, a.value());
 		else if (o == "--drop-wait") c.drop_wait_ms = a.value_ms();
 		else if (o == "--count") c.count = a.value_u64();
-		else if (o == "--llc-timeout") {
+		else if (o == "--clc-version") {
+			const uint64_t v = a.value_u64();
+			if (v != 1 && v != 2) throw ArgError("--clc-version must be 1 or 2");
+			c.clc_version = static_cast<uint8_t>(v);
+		} else if (o == "--ueid") {
+			c.ueid = a.value();
+			if (c.ueid.empty() || c.ueid.size() > 32) throw ArgError("--ueid: 1 to 32 characters");
+		} else if (o == "--llc-timeout") {
 			c.llc_timeout_ms = a.value_ms();
 			if (c.llc_timeout_ms == 0) throw ArgError("--llc-timeout must be above 0");
 		}
@@ -389,7 +400,7 @@ Config parse_cli(const std::vector<std::string> &args)
 			break;
 		if (c.script.empty()) throw ArgError("link-peer needs --script NAME (or --list)");
 		if (!port_set || c.addr.empty()) throw ArgError("link-peer needs --addr and --port");
-		if (c.ipv6) throw ArgError("link-peer speaks SMC-R v1 over IPv4 only");
+		if (c.ipv6) throw ArgError("link-peer speaks SMC-R over IPv4 only");
 		break;
 	default:
 		break;

@@ -35,6 +35,8 @@ struct Config {
 	std::optional<uint32_t> claim_qpn;  // Accept's QP number
 	uint64_t count = 0;		// link-peer fuzz: messages to send
 	uint64_t llc_timeout_ms = 5000;	// link-peer: the smcr side's llc_timeout_ms
+	uint8_t clc_version = 1;	// link-peer: SMC-R version it proposes (only)
+	std::string ueid = "SMCR-LINK-PEER"; // link-peer --clc-version 2: the user EID
 	std::string expect_connect_error; // client: connect must fail ("any" or an errno name)
 	std::string expect_data_error;	// server: the data exchange must fail with this errno name
 

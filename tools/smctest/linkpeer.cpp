@@ -1,7 +1,9 @@
 // smctest link-peer: a scripted SMC-R peer below CLC.
 //
-// It plays an SMC-R v1 client to an smcr server (which runs CLC on a plain
-// TCP socket with the module parameter test_clc_without_option=1):
+// It plays an SMC-R client to an smcr server (which runs CLC on a plain
+// TCP socket with the module parameter test_clc_without_option=1), of
+// version 1 or, with --clc-version 2, of version 2 (the server needs the
+// user EID --ueid then; Linux's LLC framing of version 2, see Peer::v2()):
 //   Proposal -> Accept (first contact: a fresh peer ID every run), an RC QP
 //   of its own on the local RoCE port, its own RMB (one 64 KiB element it
 //   registers for remote write), Confirm, then the server's CONFIRM LINK and
@@ -51,6 +53,12 @@ void Peer::establish()
 	socklen_t len = sizeof(local);
 	if (getsockname(fd_.get(), reinterpret_cast<sockaddr *>(&local), &len) < 0)
 		throw_errno("getsockname", errno);
+	sockaddr_in remote{};
+	len = sizeof(remote);
+	if (getpeername(fd_.get(), reinterpret_cast<sockaddr *>(&remote), &len) < 0)
+		throw_errno("getpeername", errno);
+	clc::Gid server_gid{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff}; // ::ffff:a.b.c.d
+	std::memcpy(&server_gid[12], &remote.sin_addr.s_addr, 4);
 	local_ports_ = verbs::ports_ipv4();
 	port_ = verbs::find_port_ipv4(local_ports_, local.sin_addr.s_addr);
 	say("link-peer: " + local_name(fd_.get()) + " -> " + peer_name(fd_.get()) + " on " + port_.dev + " port " +
@@ -66,17 +74,31 @@ void Peer::establish()
 	ps.mac = port_.mac;
 	ps.ipv4_subnet = ntohl(local.sin_addr.s_addr) & 0xffffff00u;
 	ps.ipv4_prefix_len = 24;
-	clc::Bytes prop = clc::proposal_v1(ps);
+	// version 2: our GID is our address (IPv4-mapped), the links we
+	// allow are the script's (release 1 negotiates them in CLC)
+	ps.v2_gid = port_.gid;
+	ps.eid = clc::eid(c_.ueid);
+	ps.max_links = max_links_;
+	clc::Bytes prop = proposal();
 	write_all(fd_.get(), prop.data(), prop.size());
 	clc::Bytes a = read_clc(fd_.get(), kWaitMs, "the server's Accept");
 	auto acc = clc::accept_confirm_parse(a);
 	if (!acc || a[4] != clc::Accept)
 		throw Failure("expected an Accept, got " + clc::type_name(a[4]) + ": " + clc::hex(a) +
-			      (a[4] == clc::Decline ? " (server without test_clc_without_option=1 or a RoCE port?)"
+			      (a[4] == clc::Decline ? std::string(" (server without test_clc_without_option=1 or a "
+								  "RoCE port") +
+							      (v2() ? ", or without the user EID " + c_.ueid : "") + "?)"
 						    : ""));
 	acc_ = *acc;
 	if (!acc_.first_contact)
 		throw Failure("the Accept is not a first contact although our peer ID is new");
+	if (acc_.version != c_.clc_version)
+		throw Failure("we proposed version " + std::to_string(c_.clc_version) + " only, the Accept is of " +
+			      std::to_string(acc_.version));
+	if (v2() && (acc_.eid != ps.eid || acc_.release > ps.release || acc_.max_links > ps.max_links ||
+		     acc_.max_conns > ps.max_conns || acc_.gid != server_gid))
+		throw Failure("the version 2 Accept does not fit our Proposal (EID, release, limits) or its GID is "
+			      "not the server's address: " + clc::hex(a, 256));
 
 	link_ = std::make_unique<verbs::RcLink>(port_, kSqDepth, kRecvSlots + 1);
 	rmb_mr_ = link_->reg(rmb_, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
@@ -84,7 +106,7 @@ void Peer::establish()
 	msgs_mr_ = link_->reg(msgs_, IBV_ACCESS_LOCAL_WRITE);
 	link_->to_init();
 	for (unsigned i = 0; i < kRecvSlots; ++i)
-		link_->post_recv(kWrRecv | i, msgs_mr_.get(), recv_slot(i), kRecvLen);
+		link_->post_recv(kWrRecv | i, msgs_mr_.get(), recv_slot(i), kSlotLen);
 	verbs::Remote r;
 	r.gid = acc_.gid;
 	r.qpn = acc_.qpn;
@@ -146,6 +168,14 @@ clc::AcceptConfirmSpec Peer::confirm_spec() const
 	conf.mtu = static_cast<uint8_t>(link_->port().active_mtu);
 	conf.rmb_vaddr = reinterpret_cast<uintptr_t>(rmb_.data());
 	conf.psn = link_->psn();
+	conf.version = acc_.version;
+	conf.eid = acc_.eid;
+	// the first contact extension echoes the Accept's (only a first
+	// contact's Confirm has one)
+	conf.release = acc_.release;
+	conf.max_conns = acc_.max_conns;
+	conf.max_links = acc_.max_links;
+	conf.gids = {port_.gid};
 	return conf;
 }
 
@@ -181,7 +211,7 @@ UniqueFd Peer::dial_port(uint16_t port) const
 Peer::Contact Peer::contact(uint16_t port, bool first) const
 {
 	UniqueFd fd = dial_port(port);
-	clc::Bytes prop = clc::proposal_v1(prop_);
+	clc::Bytes prop = proposal();
 	write_all(fd.get(), prop.data(), prop.size());
 	clc::Bytes a = read_clc(fd.get(), kWaitMs, "the server's Accept (port " + std::to_string(port) + ")");
 	return check_accept(port, std::move(fd), a, first);
@@ -196,7 +226,7 @@ Peer::Answer Peer::propose(uint16_t port, const std::function<void(const LlcSeen
 {
 	const std::string what = "the server's CLC reply to our Proposal (port " + std::to_string(port) + ")";
 	Answer r{dial_port(port), {}, {}, {}, {}};
-	clc::Bytes prop = clc::proposal_v1(prop_);
+	clc::Bytes prop = proposal();
 	write_all(r.fd.get(), prop.data(), prop.size());
 	const uint64_t deadline = now_ms() + kWaitMs;
 	size_t seen = llc_.size();
@@ -246,6 +276,10 @@ Peer::Contact Peer::check_accept(uint16_t port, UniqueFd fd, const clc::Bytes &a
 		throw Failure("port " + std::to_string(port) + ": expected an Accept, got " + clc::type_name(a[4]) +
 			      ": " + clc::hex(a));
 	k.acc = *acc;
+	if (k.acc.version != acc_.version || (v2() && k.acc.eid != acc_.eid))
+		throw Failure("port " + std::to_string(port) + ": an Accept of version " +
+			      std::to_string(k.acc.version) + " (or another EID) on a link group of version " +
+			      std::to_string(acc_.version));
 	if (first && (!k.acc.first_contact || k.acc.qpn == acc_.qpn))
 		throw Failure("port " + std::to_string(port) + ": expected a first contact on a new QP, got F=" +
 			      std::to_string(k.acc.first_contact) + " QP " + std::to_string(k.acc.qpn) +
@@ -272,12 +306,52 @@ void Peer::wait_sq_room()
 		throw Failure("link failed: " + link_error_);
 }
 
+namespace {
+
+// The version 1 LLC types that have a version 2 form (type | 0x20)
+bool has_v2_form(uint8_t type)
+{
+	switch (type) {
+	case wire::kConfirmLink:
+	case wire::kAddLink:
+	case wire::kDeleteLink:
+	case wire::kConfirmRkey:
+	case wire::kTestLink:
+	case wire::kDeleteRkey:
+		return true;
+	}
+	return false;
+}
+
+} // namespace
+
+void Peer::post_msg(const wire::Msg &m)
+{
+	uint8_t *slot = send_slot();
+	std::memcpy(slot, m.data(), m.size());
+	if (v2() && has_v2_form(m[0])) {
+		slot[0] |= wire::kLlcV2;
+		slot[1] = 0;
+		slot[2] = wire::kMsgLen;
+	}
+	link_->post_send(kWrSend, msgs_mr_.get(), slot, wire::kMsgLen);
+	++sq_out_;
+}
+
 void Peer::send_msg(const wire::Msg &m)
 {
 	wait_sq_room();
+	post_msg(m);
+}
+
+void Peer::send_bytes(const std::vector<uint8_t> &m)
+{
+	if (m.size() > kSlotLen)
+		throw Failure("a SEND of " + std::to_string(m.size()) + " bytes: more than our slots hold");
+	wait_sq_room();
 	uint8_t *slot = send_slot();
 	std::memcpy(slot, m.data(), m.size());
-	link_->post_send(kWrSend, msgs_mr_.get(), slot, wire::kMsgLen);
+	link_->post_send(kWrSend, msgs_mr_.get(), slot, static_cast<uint32_t>(m.size()));
 	++sq_out_;
 }
 
@@ -369,20 +443,37 @@ bool Peer::pump_until(const std::function<bool()> &pred, uint64_t ms)
 void Peer::on_recv(const ibv_wc &wc)
 {
 	unsigned i = static_cast<unsigned>(wc.wr_id & 0xffffffff);
-	const uint8_t *p = recv_slot(i);
-	if (wc.opcode != IBV_WC_RECV || wc.byte_len != wire::kMsgLen || (wc.wc_flags & IBV_WC_WITH_IMM))
-		throw Failure("smcr sent a message of " + std::to_string(wc.byte_len) +
-			      " bytes (opcode " + std::to_string(wc.opcode) + "); every LLC and CDC message is 44");
+	uint8_t *p = recv_slot(i);
+	if (wc.opcode != IBV_WC_RECV || (wc.wc_flags & IBV_WC_WITH_IMM))
+		throw Failure("smcr sent a message with opcode " + std::to_string(wc.opcode) +
+			      ((wc.wc_flags & IBV_WC_WITH_IMM) ? " and immediate data" : ""));
+	if (wc.byte_len < wire::kMsgLen || (wc.byte_len > wire::kMsgLen && (!v2() || p[0] == wire::kCdcType)))
+		throw Failure("smcr sent a message of " + std::to_string(wc.byte_len) + " bytes (type " + hex8(p[0]) +
+			      "); every CDC message" + (v2() ? "" : " and every version 1 LLC message") + " is 44");
 	if (p[0] == wire::kCdcType) {
 		auto cdc = wire::cdc_parse(p, wc.byte_len);
 		if (!cdc)
 			throw Failure("smcr sent a malformed CDC message");
 		on_cdc(*cdc);
+	} else if (!v2()) {
+		on_llc(p, {});
 	} else {
-		on_llc(p);
+		// Linux's version 2 framing: the version in the type's high
+		// nibble, the length in bytes 1-2 (smcr: big endian)
+		if (p[0] != wire::kReqAddLinkV2 && (!(p[0] & wire::kLlcV2) || !has_v2_form(p[0] & ~wire::kLlcV2)))
+			throw Failure("smcr sent LLC type " + hex8(p[0]) + " in a version 2 link group");
+		const uint32_t said = static_cast<uint32_t>(p[1] << 8 | p[2]);
+		if (said != wc.byte_len)
+			throw Failure("smcr's " + wire::llc_name(p[0] & ~wire::kLlcV2) + " of " +
+				      std::to_string(wc.byte_len) + " bytes says it has " + std::to_string(said));
+		std::vector<uint8_t> tail(p + wire::kMsgLen, p + wc.byte_len);
+		p[0] &= static_cast<uint8_t>(~wire::kLlcV2);
+		p[1] = wire::kMsgLen;
+		p[2] = 0;
+		on_llc(p, std::move(tail));
 	}
 	if (!withhold_recv_)
-		link_->post_recv(wc.wr_id, msgs_mr_.get(), recv_slot(i), kRecvLen);
+		link_->post_recv(wc.wr_id, msgs_mr_.get(), recv_slot(i), kSlotLen);
 }
 
 // Everything smcr says about the rings must be possible (A.4, 4.3).
@@ -435,9 +526,9 @@ void Peer::on_cdc(const wire::Cdc &cdc)
 	peer_conn_flags_ |= cdc.conn_flags;
 }
 
-void Peer::on_llc(const uint8_t *p)
+void Peer::on_llc(const uint8_t *p, std::vector<uint8_t> tail)
 {
-	LlcSeen s{p[0], p[3], {}, now_ms()};
+	LlcSeen s{p[0], p[3], {}, now_ms(), std::move(tail)};
 	std::copy_n(p, wire::kMsgLen, s.msg.begin());
 	if (p[0] == wire::kConfirmLink && !confirm_link_) {
 		confirm_link_ = wire::confirm_link_parse(p, wire::kMsgLen);
@@ -610,13 +701,8 @@ void Peer::expect_link_down(const std::string &label)
 	std::string how;
 	while (how.empty() && now_ms() < deadline) {
 		unsigned before = test_link_replies_;
-		if (sq_out_ + 3 < kSqDepth) {
-			wire::Msg m = wire::llc_build(wire::kTestLink, 0);
-			uint8_t *slot = send_slot();
-			std::memcpy(slot, m.data(), m.size());
-			link_->post_send(kWrSend, msgs_mr_.get(), slot, wire::kMsgLen);
-			++sq_out_;
-		}
+		if (sq_out_ + 3 < kSqDepth)
+			post_msg(wire::llc_build(wire::kTestLink, 0));
 		bool answered = pump_until([&] { return test_link_replies_ > before || !link_error_.empty() ||
 						       deleted(); },
 					   kNoReplyMs);
@@ -636,7 +722,7 @@ void Peer::send_raw(const uint8_t *p, uint32_t len, std::optional<uint32_t> imm)
 {
 	wait_sq_room();
 	uint8_t *slot = send_slot();
-	len = std::min<uint32_t>(len, wire::kMsgLen);
+	len = std::min<uint32_t>(len, kSlotLen);
 	std::memcpy(slot, p, len);
 	if (imm)
 		link_->post_send_imm(kWrSend, msgs_mr_.get(), slot, len, *imm);
@@ -681,6 +767,15 @@ void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
 	p.pump(200);
 	p.duplex(c.bytes);
 	p.expect_link_alive(label);
+}
+
+void llc_dropped_then_honest(Peer &p, const Config &c, const std::string &label,
+			     const std::function<void(Peer &)> &lie)
+{
+	ignored_then_honest(p, c, label, lie);
+	if (!p.llc_seen().empty())
+		throw Failure(label + ": smcr answered with " + wire::llc_name(p.llc_seen().front().type) +
+			      "; it should have dropped the message");
 }
 
 void tcp_duplex(const Config &c, int fd, const std::string &label)
@@ -759,16 +854,6 @@ void expect_reset(Peer &p, int fd, const std::string &label)
 	if (!got.empty() || end != "ECONNRESET")
 		throw Failure(label + ": expected a reset without a byte, got " + what + ", then " + end);
 	say(label + ": smcr reset the connection without a byte");
-}
-
-// As ignored_then_honest(), and smcr sent no LLC message in reply.
-void llc_dropped_then_honest(Peer &p, const Config &c, const std::string &label,
-			     const std::function<void(Peer &)> &lie)
-{
-	ignored_then_honest(p, c, label, lie);
-	if (!p.llc_seen().empty())
-		throw Failure(label + ": smcr answered with " + wire::llc_name(p.llc_seen().front().type) +
-			      "; it should have dropped the message");
 }
 
 // An LLC message of type with seeded random bytes after the header.
@@ -932,7 +1017,8 @@ const std::vector<Script> &scripts()
 		 }},
 		{"llc-unknown",
 		 "LLC messages of types 0x00, 0x05 (REQ ADD LINK: unsupported), 0x0a, 0x55 and 0xfd, and a CONFIRM "
-		 "RKEY announcing 40 bytes",
+		 "RKEY announcing 40 bytes (version 1 only: in version 2 the length is the receive's, "
+		 "v2-long-messages)",
 		 "dropped: no reply, the link lives, data byte-exact",
 		 [](Peer &p, const Config &c) {
 			 llc_dropped_then_honest(p, c, "llc-unknown", [](Peer &q) {
@@ -940,7 +1026,8 @@ const std::vector<Script> &scripts()
 					 q.send_msg(wire::llc_build(t, 0));
 				 wire::Msg m = wire::llc_build(wire::kConfirmRkey, 0);
 				 m[1] = 40;
-				 q.send_msg(m);
+				 if (!q.v2())
+					 q.send_msg(m);
 			 });
 		 }},
 		{"llc-unsolicited",
@@ -1049,7 +1136,8 @@ const std::vector<Script> &scripts()
 		 "--count messages (default 10000), seeded by --seed: 7 in 10 CDC messages with one to three fields "
 		 "lied about (alert token, sequence number, cursors) and random producer flags, 3 in 10 LLC messages "
 		 "of any type with random flags, lengths and bodies (no DELETE LINK of this link or of all, no A, C or "
-		 "D); a TEST LINK every 50000; then D and C",
+		 "D; --clc-version 2: in version 2 framing, 1 in 4 up to 8 KiB long); a TEST LINK every 50000; then "
+		 "D and C",
 		 "smcr takes every one without taking the link down: our TEST LINKs are answered throughout and at "
 		 "the end; the connection's own fate is not asserted (the bytes smcr delivers are our lies)",
 		 [](Peer &p, const Config &c) {
@@ -1060,6 +1148,8 @@ const std::vector<Script> &scripts()
 			 for (uint64_t i = 1; i <= n; ++i) {
 				 if (rng() % 10 < 7)
 					 fuzz_cdc(p, rng);
+				 else if (p.v2())
+					 p.send_bytes(fuzz_llc_v2(rng));
 				 else
 					 p.send_msg(fuzz_llc(rng));
 				 if (i % 50000 == 0) {
@@ -1217,6 +1307,7 @@ const std::vector<Script> &scripts()
 		v.insert(v.end(), own.begin() + 1, own.end());
 		v.insert(v.end(), rkey_scripts().begin(), rkey_scripts().end());
 		v.insert(v.end(), link_scripts().begin(), link_scripts().end());
+		v.insert(v.end(), v2_scripts().begin(), v2_scripts().end());
 		return v;
 	}();
 	return all;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,17 @@ using wire::Cursor;
 
 inline constexpr uint32_t kOurToken = 0x5a000001;
 inline constexpr uint8_t kOurSizeCode = 2; // 64 KiB RMBE
-inline constexpr unsigned kSendSlots = 32;
-inline constexpr unsigned kRecvSlots = 32;
-inline constexpr uint32_t kRecvLen = 128; // larger than 44: an oversized SEND shows
+// A send slot is written again only when its last SEND has completed:
+// rxe reads a SEND's bytes when it sends them, not when it is posted, and
+// the send queue completes in order, so as many slots as the queue is
+// deep (wait_sq_room() keeps fewer outstanding).
 inline constexpr unsigned kSqDepth = 128;
+inline constexpr unsigned kSendSlots = kSqDepth;
+inline constexpr unsigned kRecvSlots = 32;
+// Send and receive slots: a version 2 LLC message's most (smcr's longest
+// is an ADD LINK with 255 RKey pairs); larger than 44, so that in version
+// 1 an oversized SEND shows as one
+inline constexpr uint32_t kSlotLen = 8192;
 inline constexpr uint64_t kWaitMs = 20000;
 
 enum WrKind : uint64_t { kWrRecv = 1ULL << 32, kWrSend = 2ULL << 32, kWrWrite = 3ULL << 32 };
@@ -62,19 +70,30 @@ struct Ring {
 	}
 };
 
+// An LLC message smcr sent; in a version 2 link group unwrapped into its
+// version 1 form (type without 0x20, byte 1 44, byte 2 0), and the bytes
+// after the first 44 of a longer one in tail.
 struct LlcSeen {
 	uint8_t type;
 	uint8_t flags;
 	wire::Msg msg;
 	uint64_t ms = 0; // now_ms() when it came
+	std::vector<uint8_t> tail;
 };
 
 class Peer {
 public:
 	explicit Peer(const Config &c) : c_(c), rmb_(clc::rmbe_size(kOurSizeCode)), stage_(512 << 10),
-					msgs_(kSendSlots * wire::kMsgLen + kRecvSlots * kRecvLen)
+					msgs_((kSendSlots + kRecvSlots) * kSlotLen)
 	{
 	}
+
+	// SMC-R version 2 (--clc-version 2): the CLC exchange of version 2
+	// (clc::proposal_v2()) and Linux's version 2 LLC framing. send_msg()
+	// wraps an LLC message of a type that has a version 2 form (type |
+	// 0x20, its length in bytes 1-2, big endian); received ones are
+	// unwrapped (LlcSeen). CDC messages are those of version 1.
+	bool v2() const { return c_.clc_version == 2; }
 
 	// TCP, CLC, the QP and CONFIRM LINK; the link is then usable.
 	void establish();
@@ -141,6 +160,9 @@ public:
 	const std::optional<OldConn> &old_conn() const { return old_; }
 
 	// --- sending
+	// Any bytes as one SEND (at most kSlotLen), not wrapped: a version 2
+	// message longer than 44 bytes, or a lie in its framing.
+	void send_bytes(const std::vector<uint8_t> &m);
 	// A CDC message with the current cursors; edit may lie in any field.
 	void send_cdc(uint8_t prod_flags = 0, uint8_t conn_flags = 0,
 		      const std::function<void(wire::Cdc &)> &edit = {});
@@ -207,6 +229,8 @@ public:
 		}));
 	}
 	const std::string &link_error() const { return link_error_; }
+	// smcr's replies to our TEST LINK requests so far
+	unsigned test_link_replies() const { return test_link_replies_; }
 	void set_answer_test_link(bool on) { answer_test_link_ = on; }
 	// Stop reposting receive buffers: smcr's next SENDs meet RNR for ever.
 	void withhold_recv() { withhold_recv_ = true; }
@@ -231,12 +255,15 @@ public:
 
 private:
 	Contact check_accept(uint16_t port, UniqueFd fd, const clc::Bytes &a, bool first) const;
-	uint8_t *send_slot() { return msgs_.data() + (tx_slot_++ % kSendSlots) * wire::kMsgLen; }
-	uint8_t *recv_slot(unsigned i) { return msgs_.data() + kSendSlots * wire::kMsgLen + i * kRecvLen; }
+	uint8_t *send_slot() { return msgs_.data() + (tx_slot_++ % kSendSlots) * kSlotLen; }
+	uint8_t *recv_slot(unsigned i) { return msgs_.data() + (kSendSlots + i) * kSlotLen; }
+	clc::Bytes proposal() const { return v2() ? clc::proposal_v2(prop_) : clc::proposal_v1(prop_); }
+	// m as it goes on the wire (version 2: wrapped), posted now
+	void post_msg(const wire::Msg &m);
 	void wait_sq_room();
 	void on_recv(const ibv_wc &wc);
 	void on_cdc(const wire::Cdc &cdc);
-	void on_llc(const uint8_t *p);
+	void on_llc(const uint8_t *p, std::vector<uint8_t> tail);
 
 	const Config &c_;
 	UniqueFd fd_;
@@ -299,6 +326,14 @@ struct Script {
 void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
 			 const std::function<void(Peer &)> &lie);
 
+// As ignored_then_honest(), and smcr sent no LLC message in reply.
+void llc_dropped_then_honest(Peer &p, const Config &c, const std::string &label,
+			     const std::function<void(Peer &)> &lie);
+// fuzz in version 2 framing: a message of any type (mostly the version 2
+// ones), random flags and body, 1 in 4 longer than 44 bytes (up to 8 KiB),
+// 1 in 4 with a lying length field; no DELETE LINK of this link or of all.
+std::vector<uint8_t> fuzz_llc_v2(std::mt19937_64 &rng);
+
 // After a fallback: the duplex pattern over the TCP connection fd (we send
 // --seed, the server --seed+1), byte-exact.
 void tcp_duplex(const Config &c, int fd, const std::string &label);
@@ -319,5 +354,9 @@ const std::vector<Script> &rkey_scripts();
 // The ADD LINK scripts (linkpeer_link.cpp): smcr's ADD LINK flow for a
 // second link (RFC 7609 3.5.1.6, A.3.2-A.3.4) answered with lies.
 const std::vector<Script> &link_scripts();
+// The version 2 scripts (linkpeer_v2.cpp): lies only version 2 framing
+// can tell - long messages, REQ ADD LINK, version 1 types in a version 2
+// link group.
+const std::vector<Script> &v2_scripts();
 
 } // namespace smctest::linkpeer

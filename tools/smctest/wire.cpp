@@ -287,6 +287,7 @@ std::string llc_name(uint8_t type)
 	case kAddLink: return "ADD LINK";
 	case kAddLinkCont: return "ADD LINK CONTINUATION";
 	case kDeleteLink: return "DELETE LINK";
+	case kReqAddLink: return "REQ ADD LINK";
 	case kConfirmRkey: return "CONFIRM RKEY";
 	case kTestLink: return "TEST LINK";
 	case kConfirmRkeyCont: return "CONFIRM RKEY CONTINUATION";

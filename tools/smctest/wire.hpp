@@ -54,12 +54,16 @@ enum LlcType : uint8_t {
 	kAddLink = 0x02,
 	kAddLinkCont = 0x03,
 	kDeleteLink = 0x04,
+	kReqAddLink = 0x05, // Linux, version 2 only (as kReqAddLinkV2)
 	kConfirmRkey = 0x06,
 	kTestLink = 0x07,
 	kConfirmRkeyCont = 0x08,
 	kDeleteRkey = 0x09,
 };
 inline constexpr uint8_t kLlcResp = 0x80;
+// Linux's SMC-R version 2 framing: type | 0x20, length in bytes 1-2
+inline constexpr uint8_t kLlcV2 = 0x20;
+inline constexpr uint8_t kReqAddLinkV2 = 0x25;
 inline constexpr uint8_t kNoRmbeEyec = 0x03; // CONFIRM LINK, Linux's layout
 
 struct ConfirmLink {

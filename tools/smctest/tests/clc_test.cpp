@@ -146,3 +146,66 @@ TEST(Clc, AcceptConfirmRoundTrip)
 	EXPECT_FALSE(accept_confirm_parse(m));
 	EXPECT_FALSE(accept_confirm_parse(golden_decline_v1));
 }
+
+// The v2-only Proposal: the layout of kunit golden_prop_linux_v2 without
+// the prefix area (version 1 type N), the offsets counted the same way.
+TEST(Clc, ProposalV2OnlyShape)
+{
+	ProposalSpec s;
+	s.v2_gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 1};
+	s.eid = eid("smcr-link-peer");
+	auto m = proposal_v2(s);
+	ASSERT_EQ(m.size(), 40u + 40 + 40 + 32 + 4);
+	EXPECT_EQ(m[7], 0x22);			// version 2, type v2 R, type v1 N
+	EXPECT_EQ(m[38] << 8 | m[39], 0);	// no prefix area
+	EXPECT_EQ(m[50] << 8 | m[51], 28);	// v2 extension right after the SMC-D area
+	EXPECT_EQ(m[80], 1);			// one EID
+	EXPECT_EQ(m[83], 0x10);			// release 1
+	EXPECT_EQ(m[100], 192);			// GID ::ffff:192.0.2.1 at 88
+	EXPECT_EQ(m[104], 255);			// max conns
+	EXPECT_EQ(m[105], 1);			// max links
+	EXPECT_EQ(std::string(m.begin() + 120, m.begin() + 134), "SMCR-LINK-PEER");
+	EXPECT_EQ(m[151], ' ');			// blank padded
+	EXPECT_TRUE(trailer_ok(m));
+}
+
+// Accept and Confirm of version 2: 108 bytes, then on first contact the
+// release 1 extension (52) and, in a Confirm, the GID list - round trip,
+// and the parser takes nothing whose lengths do not add up.
+TEST(Clc, AcceptConfirmV2RoundTrip)
+{
+	AcceptConfirmSpec s;
+	s.version = 2;
+	s.eid = eid("E1");
+	s.max_conns = 100;
+	s.max_links = 2;
+	s.gids = {Gid{1}, Gid{2}};
+	auto acc = accept_confirm(Accept, s);
+	ASSERT_EQ(acc.size(), kAcceptV2Len + 52);
+	EXPECT_EQ(acc[7], 0x28); // version 2, F
+	auto a = accept_confirm_parse(acc);
+	ASSERT_TRUE(a);
+	EXPECT_EQ(a->version, 2);
+	EXPECT_TRUE(a->first_contact);
+	EXPECT_EQ(a->eid, s.eid);
+	EXPECT_EQ(a->release, 1);
+	EXPECT_EQ(a->max_conns, 100);
+	EXPECT_EQ(a->max_links, 2);
+	EXPECT_TRUE(a->gids.empty()); // an Accept has no GID list
+	auto conf = accept_confirm(Confirm, s);
+	ASSERT_EQ(conf.size(), kAcceptV2Len + 52 + 4 + 32);
+	EXPECT_EQ(conf[7], 0x28); // a version 2 Confirm has F on first contact
+	auto c = accept_confirm_parse(conf);
+	ASSERT_TRUE(c);
+	EXPECT_EQ(c->gids, s.gids);
+	s.first_contact = false;
+	auto sub = accept_confirm(Accept, s);
+	ASSERT_EQ(sub.size(), kAcceptV2Len);
+	ASSERT_TRUE(accept_confirm_parse(sub));
+	// one byte more before the trailer, a GID count beyond the message
+	acc.insert(acc.end() - kTrailerLen, 0);
+	acc[6] = static_cast<uint8_t>(acc.size());
+	EXPECT_FALSE(accept_confirm_parse(acc));
+	conf[kAcceptV2Len - kTrailerLen + 52] = 3;
+	EXPECT_FALSE(accept_confirm_parse(conf));
+}
