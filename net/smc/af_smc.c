@@ -10,9 +10,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
 #include <linux/etherdevice.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/sched/mm.h>
 #include <linux/smcr.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -232,24 +235,87 @@ static struct smc_sock *smc_sock_alloc(struct net *net, struct socket *sock,
 	return smc_sk(sk);
 }
 
+/*
+ * A child's cgroups (struct sock's sk_cgrp_data and sk_memcg): the
+ * listener's, as TCP's children get theirs (sk_clone_lock(), accept()).
+ * sk_alloc() in accept_work, a kernel worker, gave the child the worker's:
+ * the root cgroup (so no cgroup BPF program of the listener's cgroup -
+ * setsockopt/getsockopt among them - applied to it, nor its net_cls class
+ * or net_prio index) and no memory cgroup (nothing charged).
+ *
+ * The cgroup: the child drops the references sk_alloc() took on the
+ * worker's and takes the same two on the listener's (the cgroup and its
+ * BPF programs), which sk_prot_free() drops again, as for any socket.
+ * The listener's cgroup is fixed for its life; its class ID and priority
+ * index (cgroup v1) may change meanwhile and are copied as they are now.
+ *
+ * The memory cgroup: TCP gives a child that of the process calling
+ * accept(), when it is accepted. An SMC child allocates its RMB element
+ * and send buffer in its handshake, before anyone accepts it (buf.c), and
+ * a page's charge cannot be moved later from a module: the child takes
+ * its listener's, the memory cgroup of the process that created the
+ * listening socket, for its whole life - the same one whenever the
+ * listener's own process accepts. It holds a reference on it
+ * (css_get()), which the socket's free drops (mem_cgroup_sk_free()), as
+ * for any socket with a memory cgroup. The listener's sk_memcg is fixed
+ * from its sk_alloc() on. Everything is set before the child is listed or
+ * used.
+ */
+static void smc_sock_inherit_cgroups(struct sock *sk, struct sock *lsk)
+{
+#ifdef CONFIG_SOCK_CGROUP_DATA
+	struct cgroup *old = sock_cgroup_ptr(&sk->sk_cgrp_data);
+	struct cgroup *cgrp = sock_cgroup_ptr(&lsk->sk_cgrp_data);
+
+	cgroup_get(cgrp);
+	cgroup_bpf_get(cgrp);
+	sk->sk_cgrp_data.cgroup = cgrp;
+	cgroup_bpf_put(old);
+	cgroup_put(old);
+#endif
+#ifdef CONFIG_CGROUP_NET_CLASSID
+	sock_cgroup_set_classid(&sk->sk_cgrp_data,
+				sock_cgroup_classid(&lsk->sk_cgrp_data));
+#endif
+#ifdef CONFIG_CGROUP_NET_PRIO
+	sock_cgroup_set_prioidx(&sk->sk_cgrp_data,
+				sock_cgroup_prioidx(&lsk->sk_cgrp_data));
+#endif
+#ifdef CONFIG_MEMCG
+	if (sk->sk_memcg)		/* not from a worker; to be sure */
+		css_put(&sk->sk_memcg->css);
+	sk->sk_memcg = lsk->sk_memcg;
+	if (sk->sk_memcg)
+		css_get(&sk->sk_memcg->css);
+#endif
+}
+
 /**
  * smc_sock_alloc_child() - allocate and list a server child of a listener
  * @lsmc: the listener
  *
  * The child has the listener's family, proto and protocol, so accept() on
- * an IPPROTO_SMC listener returns an AF_INET or AF_INET6 socket.
+ * an IPPROTO_SMC listener returns an AF_INET or AF_INET6 socket, and the
+ * listener's cgroup and memory cgroup (smc_sock_inherit_cgroups()); its
+ * struct sock is charged to that memory cgroup too.
  *
+ * Context: process (accept_work).
  * Return: the socket, without clcsock, or NULL.
  */
-struct smc_sock *smc_sock_alloc_child(const struct smc_sock *lsmc)
+struct smc_sock *smc_sock_alloc_child(struct smc_sock *lsmc)
 {
-	const struct sock *lsk = &lsmc->sk;
+	struct sock *lsk = &lsmc->sk;
+	struct mem_cgroup *old;
 	struct sock *sk;
 
+	/* the listener holds its sk_memcg while it is alive */
+	old = set_active_memcg(lsk->sk_memcg);
 	sk = sk_alloc(sock_net(lsk), lsk->sk_family, GFP_KERNEL, lsk->sk_prot,
 		      0);
+	set_active_memcg(old);
 	if (!sk)
 		return NULL;
+	smc_sock_inherit_cgroups(sk, lsk);
 	sock_init_data(NULL, sk);
 	smc_inet_child_init(sk);
 	smc_sock_init(smc_sk(sk), lsk->sk_protocol);

@@ -42,6 +42,21 @@
  * since a reader may still copy from an RMBE of a connection that the
  * link group's end just aborted.
  *
+ * Accounting: a buffer's memory is charged to the memory cgroup of the
+ * socket whose connection allocated it (its sk_memcg: the creator's for a
+ * client, the listener's for an accepted child, af_smc.c), also when other
+ * connections of the link group - of any process, any cgroup - use its
+ * other elements later, and until the link group frees it, which can be
+ * lgr_linger_ms after that connection and process are gone. A socket
+ * without a memory cgroup (root, or cgroup v1 without socket accounting,
+ * as for TCP) charges nobody. Both the client's and the server's buffers
+ * are allocated in a handshake worker (smc_hs_wq), whose own memory cgroup
+ * is the root: the allocation names the socket's with set_active_memcg()
+ * (task context, current->active_memcg), and a memory cgroup at its limit
+ * fails it (-ENOMEM: the handshake declines with MEM, or falls back).
+ * Not charged: the struct smc_buf, the DMA mappings and memory regions
+ * (the device's), and each link's own message buffers.
+ *
  * Locking: lgr->buf_lock (a mutex) protects the buffer lists and element
  * bitmaps, and serializes registration.
  */
@@ -49,6 +64,8 @@
 
 #include <linux/bitops.h>
 #include <linux/gfp.h>
+#include <linux/memcontrol.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <smcr/clc.h>
 
@@ -133,9 +150,27 @@ static void smc_buf_release(struct smc_buf *buf)
 	kfree(buf);
 }
 
+/*
+ * The memory of a new buffer, charged to @memcg (if not NULL; the caller
+ * holds a reference on it, its socket's).
+ */
+static void *smc_buf_alloc_pages(u32 size, struct mem_cgroup *memcg)
+{
+	gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN;
+	struct mem_cgroup *old;
+	void *cpu;
+
+	if (!memcg)
+		return (void *)__get_free_pages(gfp, get_order(size));
+	old = set_active_memcg(memcg);
+	cpu = (void *)__get_free_pages(gfp | __GFP_ACCOUNT, get_order(size));
+	set_active_memcg(old);
+	return cpu;
+}
+
 /* A new buffer, mapped on every link of lgr->bufs_mapped; buf_lock held */
 static struct smc_buf *smc_buf_new(struct smc_link_group *lgr, bool rmb,
-				   u8 cls)
+				   u8 cls, struct mem_cgroup *memcg)
 {
 	u32 elem = smc_buf_elem_size(cls);
 	struct smc_buf *buf;
@@ -149,9 +184,7 @@ static struct smc_buf *smc_buf_new(struct smc_link_group *lgr, bool rmb,
 	buf->elem_size = elem;
 	buf->size = max(elem, SMC_BUF_SIZE);
 	buf->nelem = buf->size / elem;
-	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
-					    __GFP_NOWARN,
-					    get_order(buf->size));
+	buf->cpu = smc_buf_alloc_pages(buf->size, memcg);
 	if (!buf->cpu) {
 		kfree(buf);
 		return NULL;
@@ -192,16 +225,20 @@ u8 smc_buf_class(u32 size)
  * @lgr: the link group
  * @rmb: an RMB element (else a send buffer element)
  * @cls: size class, below SMC_BUF_CLASSES
+ * @memcg: memory cgroup a new buffer is charged to (the connection's
+ *	socket's sk_memcg, referenced by it), or NULL
  * @out: filled on success (@out->fresh: a new buffer)
  *
  * Uses a free element of an existing buffer, else allocates (and for an
- * RMB prepares the registration of) a new buffer.
+ * RMB prepares the registration of) a new buffer, charged to @memcg for
+ * as long as the link group keeps it (see "Accounting" above).
  *
- * Context: process; takes lgr->buf_lock.
+ * Context: process (task context: set_active_memcg()); takes
+ * lgr->buf_lock.
  * Return: 0, -ENOLINK if the link group is gone, or -ENOMEM.
  */
 int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
-		struct smc_buf_elem *out)
+		struct mem_cgroup *memcg, struct smc_buf_elem *out)
 {
 	struct list_head *head = &lgr->bufs[rmb][cls];
 	struct smc_buf *buf;
@@ -219,7 +256,7 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 		if (idx < buf->nelem)
 			goto found;
 	}
-	buf = smc_buf_new(lgr, rmb, cls);
+	buf = smc_buf_new(lgr, rmb, cls, memcg);
 	if (!buf)
 		goto out;
 	list_add_tail(&buf->list, head);

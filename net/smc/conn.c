@@ -187,7 +187,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first)
 	/* first: concurrent handshakes choosing a link see it counted */
 	smc_conn_link_count(lnk, 1);
 	conn->lnk = lnk;
-	rc = smc_buf_get(lgr, true, cls, &conn->rmbe);
+	rc = smc_buf_get(lgr, true, cls, smc->sk.sk_memcg, &conn->rmbe);
 	if (rc)
 		goto err_count;
 	/* cyclic: a token is not reused soon, so a late CDC message of an
@@ -309,7 +309,8 @@ int smc_conn_peer(struct smc_sock *smc,
 	rc = smc_conn_peer_rtoken(conn, peer);
 	if (rc)
 		return rc;
-	rc = smc_buf_get(conn->lgr, false, cls, &conn->sndbuf);
+	rc = smc_buf_get(conn->lgr, false, cls, smc->sk.sk_memcg,
+			 &conn->sndbuf);
 	if (rc)
 		return rc;
 	smc_ring_init(&conn->sb_ring, conn->sndbuf.buf->elem_size, false);

@@ -40,6 +40,7 @@
 #include "ib.h"
 #include "tunables.h"
 
+struct mem_cgroup;
 struct smc_offer;
 struct smc_llc_v2_pairs;
 struct smc_clc_accept_info;
@@ -187,7 +188,9 @@ struct smc_buf_map {
  * @abandoned: RMB: bit set per element the peer may still write into
  *	although no connection owns it (smc_buf_abandon()); it stays in
  *	@used until the link group ends
- * @cpu: the memory, physically contiguous
+ * @cpu: the memory, physically contiguous; charged to the memory cgroup
+ *	of the socket whose connection allocated it, until it is freed
+ *	with the link group (buf.c, "Accounting")
  * @map: per link slot: the mapping (and for an RMB the memory region) on
  *	that link; links may sit on different devices (RFC 7609 2.2)
  * @confirmed: RMB: the peer knows its RTokens - from the first contact's
@@ -834,7 +837,7 @@ int smc_rx_atmark(struct smc_sock *smc);
 /* buf.c */
 u8 smc_buf_class(u32 size);
 int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
-		struct smc_buf_elem *out);
+		struct mem_cgroup *memcg, struct smc_buf_elem *out);
 void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e);
 bool smc_buf_abandon(struct smc_link_group *lgr, struct smc_buf_elem *e);
 int smc_buf_register(struct smc_link *lnk, struct smc_buf *buf);

@@ -202,7 +202,7 @@ void smc_peer_id_learn_mac(const u8 *mac);
 int smc_release(struct socket *sock);
 void smc_sock_init(struct smc_sock *smc, int protocol);
 int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family);
-struct smc_sock *smc_sock_alloc_child(const struct smc_sock *lsmc);
+struct smc_sock *smc_sock_alloc_child(struct smc_sock *lsmc);
 void smc_sk_keepalive(struct sock *sk, int on);
 void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
 void smc_hs_finish(struct smc_sock *smc);
