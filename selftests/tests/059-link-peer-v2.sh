@@ -18,13 +18,14 @@
 #    the link group lives through the DELETE LINK;
 #  - v2-long-messages: long forms are read as their first 44 bytes (TEST
 #    LINK of 8 KiB and one whose length field says 0 answered, a 300-byte
-#    CONFIRM RKEY answered once), DELETE RKEY naming 9, 100, 255 rkeys
-#    dropped without a reply;
+#    CONFIRM RKEY echoed positively), DELETE RKEY naming 9, 100, 255
+#    rkeys dropped without a reply;
 #  - v2-req-add-link: REQ ADD LINK answered with its reply (one link is the
-#    most), its lies (no GID, 255 GIDs in 44 bytes, the reply flag)
-#    dropped, a flood of 300 answered at most once each;
-#  - v2-add-link-ext: the client's ADD LINK hints with lying RKey
-#    extensions get no reply;
+#    most), each of its lies (no GID, 255 GIDs in 44 bytes, the reply
+#    flag) dropped, a flood of 300 answered with the last reply within 3 s
+#    of the last request;
+#  - v2-add-link-ext: the client's ADD LINK hints with RKey extensions get
+#    no reply, and role b's log names exactly the two malformed ones;
 #  - fuzz (2000 messages, 1000 debug; make fuzz: 057 with
 #    SMCR_FUZZ_CLC_VERSION=2 at 10^6): smcr's TEST LINK answers all along;
 #    the fuzzed connection's own fate is not asserted;
@@ -47,8 +48,15 @@ if [[ $SMCR_ROLE == b ]]; then
 	"$S" ueid add SMCR-LINK-PEER >/dev/null || st_fail "ueid add"
 fi
 ST_LINK_PEER_ARGS=(--clc-version 2)
+malformed() { dmesg | grep -c "with a malformed RKey extension"; }
 one() {
-	if [[ $1 != fuzz ]]; then
+	local n
+	if [[ $1 == v2-add-link-ext && $SMCR_ROLE == b ]]; then
+		n=$(malformed)
+		st_link_peer "$1" "$2" "$B" --expect-mode smcr || return 1
+		n=$(($(malformed) - n))
+		((n == 2)) || { echo "v2-add-link-ext: $n ADD LINKs logged as malformed, expected 2"; return 1; }
+	elif [[ $1 != fuzz ]]; then
 		st_link_peer "$1" "$2" "$B" --expect-mode smcr
 	elif [[ $SMCR_ROLE == b ]]; then
 		# what the fuzzed connection reads is our lies: its end is not asserted

@@ -242,6 +242,8 @@ std::optional<AcceptConfirmSpec> accept_confirm_parse(const Bytes &m)
 		return std::nullopt;
 	std::copy_n(&m[pos], kEidLen, s.eid.begin());
 	pos += kEidLen + 8;
+	// no first contact extension: no limits (release 0 says the same)
+	s.release = s.max_conns = s.max_links = 0;
 	if (!s.first_contact)
 		return pos == end ? std::optional(s) : std::nullopt;
 	if (end - pos < 36)

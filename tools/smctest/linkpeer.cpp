@@ -95,8 +95,11 @@ void Peer::establish()
 	if (acc_.version != c_.clc_version)
 		throw Failure("we proposed version " + std::to_string(c_.clc_version) + " only, the Accept is of " +
 			      std::to_string(acc_.version));
-	if (v2() && (acc_.eid != ps.eid || acc_.release > ps.release || acc_.max_links > ps.max_links ||
-		     acc_.max_conns > ps.max_conns || acc_.gid != server_gid))
+	// release 1 limits: at least 16 connections and one link (Linux's
+	// minimums), at most what we proposed
+	if (v2() && (acc_.eid != ps.eid || acc_.release > ps.release || acc_.gid != server_gid ||
+		     (acc_.release && (acc_.max_links < 1 || acc_.max_links > ps.max_links ||
+				       acc_.max_conns < 16 || acc_.max_conns > ps.max_conns))))
 		throw Failure("the version 2 Accept does not fit our Proposal (EID, release, limits) or its GID is "
 			      "not the server's address: " + clc::hex(a, 256));
 
@@ -115,7 +118,7 @@ void Peer::establish()
 	link_->to_rtr(r);
 	link_->to_rts();
 
-	clc::Bytes cm = clc::accept_confirm(clc::Confirm, confirm_spec());
+	clc::Bytes cm = clc::accept_confirm(clc::Confirm, confirm_spec(true));
 	write_all(fd_.get(), cm.data(), cm.size());
 
 	if (!pump_until([&] { return confirm_link_.has_value(); }, kWaitMs))
@@ -154,7 +157,7 @@ void Peer::establish()
 	    (eyec_ ? ", RFC eye catcher" : "") + ")");
 }
 
-clc::AcceptConfirmSpec Peer::confirm_spec() const
+clc::AcceptConfirmSpec Peer::confirm_spec(bool first) const
 {
 	clc::AcceptConfirmSpec conf;
 	conf.peer_id = prop_.peer_id;
@@ -170,8 +173,9 @@ clc::AcceptConfirmSpec Peer::confirm_spec() const
 	conf.psn = link_->psn();
 	conf.version = acc_.version;
 	conf.eid = acc_.eid;
-	// the first contact extension echoes the Accept's (only a first
-	// contact's Confirm has one)
+	// version 2: only a first contact's Confirm has the F bit and the
+	// first contact extension, which echoes the Accept's
+	conf.first_contact = first;
 	conf.release = acc_.release;
 	conf.max_conns = acc_.max_conns;
 	conf.max_links = acc_.max_links;
@@ -344,16 +348,6 @@ void Peer::send_msg(const wire::Msg &m)
 	post_msg(m);
 }
 
-void Peer::send_bytes(const std::vector<uint8_t> &m)
-{
-	if (m.size() > kSlotLen)
-		throw Failure("a SEND of " + std::to_string(m.size()) + " bytes: more than our slots hold");
-	wait_sq_room();
-	uint8_t *slot = send_slot();
-	std::memcpy(slot, m.data(), m.size());
-	link_->post_send(kWrSend, msgs_mr_.get(), slot, static_cast<uint32_t>(m.size()));
-	++sq_out_;
-}
 
 LlcSeen Peer::llc_exchange(const wire::Msg &req, const std::string &label)
 {
@@ -718,12 +712,14 @@ void Peer::expect_link_down(const std::string &label)
 	say(label + ": smcr ended the link (" + how + ")");
 }
 
-void Peer::send_raw(const uint8_t *p, uint32_t len, std::optional<uint32_t> imm)
+void Peer::send_raw(std::span<const uint8_t> m, std::optional<uint32_t> imm)
 {
+	if (m.size() > kSlotLen)
+		throw Failure("a SEND of " + std::to_string(m.size()) + " bytes: more than our slots hold");
 	wait_sq_room();
 	uint8_t *slot = send_slot();
-	len = std::min<uint32_t>(len, kSlotLen);
-	std::memcpy(slot, p, len);
+	const auto len = static_cast<uint32_t>(m.size());
+	std::memcpy(slot, m.data(), len);
 	if (imm)
 		link_->post_send_imm(kWrSend, msgs_mr_.get(), slot, len, *imm);
 	else
@@ -772,10 +768,20 @@ void ignored_then_honest(Peer &p, const Config &c, const std::string &label,
 void llc_dropped_then_honest(Peer &p, const Config &c, const std::string &label,
 			     const std::function<void(Peer &)> &lie)
 {
-	ignored_then_honest(p, c, label, lie);
+	// smcr answers TEST LINK from its receive path, everything else from
+	// its LLC work: a quiet half second after the exchange for that
+	constexpr uint64_t kQuietMs = 500;
+	const unsigned tl = p.test_link_replies();
+	lie(p);
+	p.pump(200);
+	p.duplex(c.bytes);
+	p.pump_for(kQuietMs);
 	if (!p.llc_seen().empty())
 		throw Failure(label + ": smcr answered with " + wire::llc_name(p.llc_seen().front().type) +
 			      "; it should have dropped the message");
+	if (p.test_link_replies() != tl)
+		throw Failure(label + ": smcr answered with TEST LINK; it should have dropped the message");
+	p.expect_link_alive(label);
 }
 
 void tcp_duplex(const Config &c, int fd, const std::string &label)
@@ -1017,8 +1023,8 @@ const std::vector<Script> &scripts()
 		 }},
 		{"llc-unknown",
 		 "LLC messages of types 0x00, 0x05 (REQ ADD LINK: unsupported), 0x0a, 0x55 and 0xfd, and a CONFIRM "
-		 "RKEY announcing 40 bytes (version 1 only: in version 2 the length is the receive's, "
-		 "v2-long-messages)",
+		 "RKEY announcing 40 bytes (version 1; in version 2, where the length is the receive's "
+		 "(v2-long-messages), types 0x20, 0x23, 0x28, 0x2a and 0x75 in version 2 framing instead)",
 		 "dropped: no reply, the link lives, data byte-exact",
 		 [](Peer &p, const Config &c) {
 			 llc_dropped_then_honest(p, c, "llc-unknown", [](Peer &q) {
@@ -1028,6 +1034,14 @@ const std::vector<Script> &scripts()
 				 m[1] = 40;
 				 if (!q.v2())
 					 q.send_msg(m);
+				 // version 2 framing of types without a version 2 form
+				 for (uint8_t t : {0x20, 0x23, 0x28, 0x2a, 0x75}) {
+					 wire::Msg v = wire::llc_build(t, 0);
+					 v[1] = 0;
+					 v[2] = wire::kMsgLen;
+					 if (q.v2())
+						 q.send_raw(v);
+				 }
 			 });
 		 }},
 		{"llc-unsolicited",
@@ -1149,7 +1163,7 @@ const std::vector<Script> &scripts()
 				 if (rng() % 10 < 7)
 					 fuzz_cdc(p, rng);
 				 else if (p.v2())
-					 p.send_bytes(fuzz_llc_v2(rng));
+					 p.send_raw(fuzz_llc_v2(rng));
 				 else
 					 p.send_msg(fuzz_llc(rng));
 				 if (i % 50000 == 0) {
@@ -1283,7 +1297,7 @@ const std::vector<Script> &scripts()
 		 "protocol violation: smcr takes the link down (link group ends, connection reset)",
 		 [](Peer &p, const Config &) {
 			 wire::Msg m = wire::llc_build(wire::kTestLink, 0);
-			 p.send_raw(m.data(), wire::kMsgLen, 0x12345678);
+			 p.send_raw(m, 0x12345678);
 			 p.expect_link_down("send-imm");
 		 }},
 		{"write-imm", "an RDMA write with immediate data into the server's RMBE (it consumes a receive "
@@ -1297,7 +1311,7 @@ const std::vector<Script> &scripts()
 		 "protocol violation: smcr takes the link down",
 		 [](Peer &p, const Config &) {
 			 wire::Msg m = wire::llc_build(wire::kTestLink, 0);
-			 p.send_raw(m.data(), 20);
+			 p.send_raw(std::span<const uint8_t>(m).first(20));
 			 p.expect_link_down("send-short");
 		 }},
 	};

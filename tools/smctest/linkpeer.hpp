@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -91,8 +92,9 @@ public:
 	// SMC-R version 2 (--clc-version 2): the CLC exchange of version 2
 	// (clc::proposal_v2()) and Linux's version 2 LLC framing. send_msg()
 	// wraps an LLC message of a type that has a version 2 form (type |
-	// 0x20, its length in bytes 1-2, big endian); received ones are
-	// unwrapped (LlcSeen). CDC messages are those of version 1.
+	// 0x20, its length in bytes 1-2, big endian), send_raw() does not;
+	// received ones are unwrapped (LlcSeen). CDC messages are those of
+	// version 1.
 	bool v2() const { return c_.clc_version == 2; }
 
 	// TCP, CLC, the QP and CONFIRM LINK; the link is then usable.
@@ -138,8 +140,10 @@ public:
 		       bool may_end = false);
 	// The Answer's Accept, checked as contact() checks it.
 	Contact accepted(uint16_t port, Answer &&a, bool first = false) const;
-	// Our honest Confirm (our QP, our RMB's one element).
-	clc::AcceptConfirmSpec confirm_spec() const;
+	// Our honest Confirm (our QP, our RMB's one element); of a first
+	// contact (version 2: with the first contact extension echoing the
+	// Accept's limits and our GID) or, by default, a subsequent one.
+	clc::AcceptConfirmSpec confirm_spec(bool first = false) const;
 	// Our RMB's rkey and address, as our Confirm announces them.
 	uint32_t our_rkey() const { return rmb_mr_->rkey; }
 	uint64_t our_vaddr() const { return reinterpret_cast<uintptr_t>(rmb_.data()); }
@@ -160,9 +164,6 @@ public:
 	const std::optional<OldConn> &old_conn() const { return old_; }
 
 	// --- sending
-	// Any bytes as one SEND (at most kSlotLen), not wrapped: a version 2
-	// message longer than 44 bytes, or a lie in its framing.
-	void send_bytes(const std::vector<uint8_t> &m);
 	// A CDC message with the current cursors; edit may lie in any field.
 	void send_cdc(uint8_t prod_flags = 0, uint8_t conn_flags = 0,
 		      const std::function<void(wire::Cdc &)> &edit = {});
@@ -206,8 +207,10 @@ public:
 	// smcr ends the link: a DELETE LINK comes, or (its QP gone) our TEST
 	// LINK requests exhaust their transport retries.
 	void expect_link_down(const std::string &label);
-	// Posts one raw SEND of len bytes from a send slot (not 44: a lie).
-	void send_raw(const uint8_t *p, uint32_t len, std::optional<uint32_t> imm = std::nullopt);
+	// Posts m's bytes (at most kSlotLen) as one SEND as they are, not
+	// wrapped: not 44 bytes in version 1, a lie; in version 2 a long
+	// message or a lie in its framing.
+	void send_raw(std::span<const uint8_t> m, std::optional<uint32_t> imm = std::nullopt);
 	// One byte RDMA-written at our producer position with immediate data.
 	void write_imm(uint32_t imm);
 	// An RDMA write of n bytes to any address and rkey; waits for its
