@@ -28,7 +28,8 @@
 #include "smcr.h"
 
 struct workqueue_struct *smc_hs_wq;	/* handshakes: may block on CLC */
-struct workqueue_struct *smc_listen_wq;	/* accept_work: never blocks */
+/* accept_work: waits on no peer (a child's allocation may reclaim) */
+struct workqueue_struct *smc_listen_wq;
 
 /*
  * Our peer ID (RFC 7609, A.2.1): a random instance ID, then the MAC of the
@@ -282,7 +283,7 @@ static void smc_sock_inherit_cgroups(struct sock *sk, struct sock *lsk)
 				sock_cgroup_prioidx(&lsk->sk_cgrp_data));
 #endif
 #ifdef CONFIG_MEMCG
-	if (sk->sk_memcg)		/* not from a worker; to be sure */
+	if (sk->sk_memcg)	/* sk_alloc() in a kworker sets none: defensive */
 		css_put(&sk->sk_memcg->css);
 	sk->sk_memcg = lsk->sk_memcg;
 	if (sk->sk_memcg)

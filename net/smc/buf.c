@@ -53,7 +53,9 @@
  * are allocated in a handshake worker (smc_hs_wq), whose own memory cgroup
  * is the root: the allocation names the socket's with set_active_memcg()
  * (task context, current->active_memcg), and a memory cgroup at its limit
- * fails it (-ENOMEM: the handshake declines with MEM, or falls back).
+ * fails it (-ENOMEM: the handshake declines with MEM, or falls back). It
+ * runs outside lgr->buf_lock, so that the cgroup's reclaim or throttling
+ * stalls only the handshake that allocates.
  * Not charged: the struct smc_buf, the DMA mappings and memory regions
  * (the device's), and each link's own message buffers.
  *
@@ -168,27 +170,35 @@ static void *smc_buf_alloc_pages(u32 size, struct mem_cgroup *memcg)
 	return cpu;
 }
 
-/* A new buffer, mapped on every link of lgr->bufs_mapped; buf_lock held */
+/* Bytes of a buffer of size class @cls */
+static u32 smc_buf_size(u8 cls)
+{
+	return max(smc_buf_elem_size(cls), SMC_BUF_SIZE);
+}
+
+/*
+ * A new buffer on the memory @cpu (smc_buf_alloc_pages(), which it takes
+ * over, also on failure), mapped on every link of lgr->bufs_mapped;
+ * buf_lock held
+ */
 static struct smc_buf *smc_buf_new(struct smc_link_group *lgr, bool rmb,
-				   u8 cls, struct mem_cgroup *memcg)
+				   u8 cls, void *cpu)
 {
 	u32 elem = smc_buf_elem_size(cls);
 	struct smc_buf *buf;
 	int i;
 
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
-	if (!buf)
+	if (!buf) {
+		free_pages((unsigned long)cpu, get_order(smc_buf_size(cls)));
 		return NULL;
+	}
 	buf->rmb = rmb;
 	buf->cls = cls;
 	buf->elem_size = elem;
-	buf->size = max(elem, SMC_BUF_SIZE);
+	buf->size = smc_buf_size(cls);
 	buf->nelem = buf->size / elem;
-	buf->cpu = smc_buf_alloc_pages(buf->size, memcg);
-	if (!buf->cpu) {
-		kfree(buf);
-		return NULL;
-	}
+	buf->cpu = cpu;
 	for (i = 0; i < SMC_LGR_LINKS; i++) {
 		if (!(lgr->bufs_mapped & BIT(i)))
 			continue;
@@ -220,6 +230,31 @@ u8 smc_buf_class(u32 size)
 	return code < 0 ? 0 : code;
 }
 
+/*
+ * Take a free element of an existing buffer of @head into @out: 0; -ENOENT
+ * if there is none, -ENOLINK if the link group's buffers are going.
+ * buf_lock held.
+ */
+static int smc_buf_take_free(struct smc_link_group *lgr,
+			     struct list_head *head, struct smc_buf_elem *out)
+{
+	struct smc_buf *buf;
+	u32 idx;
+
+	if (lgr->bufs_unmapped)
+		return -ENOLINK;
+	list_for_each_entry(buf, head, list) {
+		idx = find_first_zero_bit(&buf->used, buf->nelem);
+		if (idx < buf->nelem) {
+			set_bit(idx, &buf->used);
+			out->buf = buf;
+			out->idx = idx;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /**
  * smc_buf_get() - take a free element of a size class
  * @lgr: the link group
@@ -242,34 +277,45 @@ int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
 {
 	struct list_head *head = &lgr->bufs[rmb][cls];
 	struct smc_buf *buf;
-	int rc = -ENOMEM;
-	u32 idx;
+	void *cpu;
+	int rc;
 
-	mutex_lock(&lgr->buf_lock);
-	if (lgr->bufs_unmapped) {
-		rc = -ENOLINK;
-		goto out;
-	}
 	out->fresh = false;
-	list_for_each_entry(buf, head, list) {
-		idx = find_first_zero_bit(&buf->used, buf->nelem);
-		if (idx < buf->nelem)
-			goto found;
-	}
-	buf = smc_buf_new(lgr, rmb, cls, memcg);
-	if (!buf)
-		goto out;
-	list_add_tail(&buf->list, head);
-	atomic64_add(buf->size, &lgr->buf_bytes[rmb]);
-	idx = 0;
-	out->fresh = true;
-found:
-	set_bit(idx, &buf->used);
-	out->buf = buf;
-	out->idx = idx;
-	rc = 0;
-out:
+	mutex_lock(&lgr->buf_lock);
+	rc = smc_buf_take_free(lgr, head, out);
 	mutex_unlock(&lgr->buf_lock);
+	if (rc != -ENOENT)
+		return rc;
+	/*
+	 * The memory outside buf_lock: the memory cgroup's reclaim or
+	 * throttling (memory.max, memory.high) stalls this handshake only,
+	 * not every connection of the link group, of any cgroup, that wants
+	 * an element meanwhile.
+	 */
+	cpu = smc_buf_alloc_pages(smc_buf_size(cls), memcg);
+	if (!cpu)
+		return -ENOMEM;
+	mutex_lock(&lgr->buf_lock);
+	rc = smc_buf_take_free(lgr, head, out);
+	if (rc == -ENOENT) {
+		/* still none: ours becomes the class's next buffer */
+		buf = smc_buf_new(lgr, rmb, cls, cpu);
+		cpu = NULL;
+		rc = -ENOMEM;
+		if (buf) {
+			list_add_tail(&buf->list, head);
+			atomic64_add(buf->size, &lgr->buf_bytes[rmb]);
+			set_bit(0, &buf->used);
+			out->buf = buf;
+			out->idx = 0;
+			out->fresh = true;
+			rc = 0;
+		}
+	}
+	mutex_unlock(&lgr->buf_lock);
+	/* another connection's new buffer came first, or the group is going */
+	if (cpu)
+		free_pages((unsigned long)cpu, get_order(smc_buf_size(cls)));
 	return rc;
 }
 

@@ -21,11 +21,15 @@
  *
  * The netlink device dump (unprivileged, from any namespace) reports each
  * port's links of the caller's namespace only: the links of other
- * namespaces - how many peers they talk to - are theirs. It counts the
- * device's list, which holds a link from its smc_link_init() to the end
+ * namespaces - how many peers they talk to - are theirs; and a port's net
+ * device index only to its net device's namespace. It counts the
+ * device's list, which holds a link from its smc_ib_get() to the end
  * of its teardown, also after its link group left the link group list:
  * a test waiting for the links of its own namespace to be gone (034)
- * reads it.
+ * reads it. A link whose teardown timed out leaves the list but stays
+ * counted against its namespace's quota (core.c). What remains visible
+ * across namespaces: whether a device has room for another link (-EBUSY
+ * on a first contact), which only per-namespace device quotas would hide.
  *
  * Locking: smc_ib_lock (a mutex) protects smc_ib_devices, each device's
  * list membership, users and links; port state bits are atomic.
@@ -585,7 +589,10 @@ static void smc_ib_nl_port(struct smc_ib_device *sdev, u32 port,
 		return;
 	rcu_read_lock();
 	ndev = rdma_read_gid_attr_ndev_rcu(attr);
-	if (!IS_ERR(ndev))
+	/* an index means something in its namespace only: another one's
+	 * reads 0, as for a port without a net device
+	 */
+	if (!IS_ERR(ndev) && net_eq(dev_net(ndev), net))
 		out->ifindex = ndev->ifindex;
 	rcu_read_unlock();
 	rdma_put_gid_attr(attr);

@@ -100,12 +100,15 @@ wait_for("go", 60)
 c.close()
 EOF
    pid=$!
-   st_cleanup "kill $pid 2>/dev/null"
+   # at exit, if not reaped by then (a reaped pid may be another's):
+   # killed and reaped before the cgroup's rmdir
+   st_cleanup '[[ -n $pid ]] && kill $pid 2>/dev/null; [[ -n $pid ]] && wait $pid'
    for ((i = 0; i < 100; i++)); do [[ -s $ST_TMP/ready ]] && break; vm_nap 0.1; done
    ready=$(cat "$ST_TMP/ready" 2>/dev/null)
    if [[ $ready != ok ]]; then
 	wait "$pid"
 	rc=$?
+	pid=
 	cat "$ST_TMP/py.out"
 	if [[ $ready == nobpf ]] && ((rc == 4)); then
 		vm_put "$ST_KEY-srv" skip
@@ -120,6 +123,7 @@ EOF
    : >"$ST_TMP/go"
    wait "$pid"
    rc=$?
+   pid=
    cat "$ST_TMP/py.out"
    ((rc == 0)) || st_fail "the Python server failed"
    echo "sock_diag: $kv"
