@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smcr: link groups and links (core.c, link.c), their work-request layer
+ * smcr: link groups and links (lgr.c, link.c), their work-request layer
  * (wr.c) and LLC engine (llc.c).
  *
  * Object lifetimes:
@@ -726,7 +726,7 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 	return read_pnet(&lgr->net);
 }
 
-/* core.c */
+/* lgr.c */
 extern struct workqueue_struct *smc_lgr_wq;
 int smc_net_link_get(struct net *net);
 void smc_net_link_put(struct net *net);

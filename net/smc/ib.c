@@ -27,7 +27,7 @@
  * of its teardown, also after its link group left the link group list:
  * a test waiting for the links of its own namespace to be gone (034)
  * reads it. A link whose teardown timed out leaves the list but stays
- * counted against its namespace's quota (core.c). What remains visible
+ * counted against its namespace's quota (lgr.c). What remains visible
  * across namespaces: whether a device has room for another link (-EBUSY
  * on a first contact), which only per-namespace device quotas would hide.
  *

@@ -33,7 +33,7 @@
  * smc_link), not per device: no link group shares a PD or CQ with another,
  * so none is reached through another's rkeys or crowded out of a shared
  * CQ. The device's own QP, CQ and PD limits stay shared (also with other
- * RDMA users); max_links_per_netns (core.c) bounds one namespace's share.
+ * RDMA users); max_links_per_netns (lgr.c) bounds one namespace's share.
  */
 struct smc_ib_device {
 	struct list_head	list;
