@@ -755,6 +755,8 @@ void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 void smc_lgr_terminate_dev(struct smc_ib_device *sdev);
 void smc_lgr_dev_added(void);
 void smc_lgr_retire(struct smc_link_group *lgr);
+int smc_lgr_walk(int (*fn)(struct smc_link_group *lgr, void *arg),
+		 void *arg, u32 *gen);
 int smc_lgr_init(void);
 void smc_lgr_exit(void);
 

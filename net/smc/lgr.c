@@ -946,82 +946,37 @@ static struct pernet_operations smc_lgr_net_ops = {
 	.size = sizeof(struct smc_lgr_net),
 };
 
-static void smc_nl_gid(char *out, const u8 *gid)
-{
-	snprintf(out, SMC_NL_GID_STR_LEN,
-		 "%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x",
-		 gid[0] << 8 | gid[1], gid[2] << 8 | gid[3],
-		 gid[4] << 8 | gid[5], gid[6] << 8 | gid[7],
-		 gid[8] << 8 | gid[9], gid[10] << 8 | gid[11],
-		 gid[12] << 8 | gid[13], gid[14] << 8 | gid[15]);
-}
-
-static u32 smc_nl_uid(const u8 *uid)
-{
-	return (u32)uid[0] << 24 | uid[1] << 16 | uid[2] << 8 | uid[3];
-}
-
-static void smc_nl_fill_link(const struct smc_link_group *lgr,
-			     const struct smc_link *lnk,
-			     struct smc_nl_link *out)
-{
-	out->link_id = lnk->link_id;
-	out->state = READ_ONCE(lnk->state);
-	out->conn_cnt = lnk->conns;
-	out->ibport = lnk->port;
-	out->ifindex = lnk->ndev_ifindex;
-	strscpy(out->ibname, dev_name(&lnk->sdev->ibdev->dev),
-		sizeof(out->ibname));
-	out->uid = smc_nl_uid(lnk->uid);
-	out->peer_uid = smc_nl_uid(lnk->peer_uid);
-	smc_nl_gid(out->gid, lnk->local.gid);
-	smc_nl_gid(out->peer_gid, lnk->peer.gid);
-}
-
-static int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
-			  u32 *gen)
+/**
+ * smc_lgr_walk() - call @fn for every listed link group, in list order
+ * @fn: called under smc_lgr_mutex, so never under a link group's lock (it
+ *	may take that; it must not take smc_lgr_mutex); a nonzero return
+ *	ends the walk
+ * @arg: passed to @fn
+ * @gen: if not NULL, set to the list's generation, read under the same
+ *	hold of smc_lgr_mutex: it changes whenever a link group is listed or
+ *	unlisted
+ *
+ * A listed link group is not freed while @fn runs (the list holds a
+ * reference); @fn takes one of its own (kref_get()) to use it afterwards.
+ * Link groups are listed at the tail: the order is stable while others
+ * come and go.
+ *
+ * Context: process; takes smc_lgr_mutex.
+ * Return: the nonzero return of @fn that ended the walk, or 0.
+ */
+int smc_lgr_walk(int (*fn)(struct smc_link_group *lgr, void *arg),
+		 void *arg, u32 *gen)
 {
 	struct smc_link_group *lgr;
-	int i, rc = -ENOENT;
-	long n = 0;
+	int rc = 0;
 
 	mutex_lock(&smc_lgr_mutex);
-	*gen = smc_lgr_gen;
+	if (gen)
+		*gen = smc_lgr_gen;
 	list_for_each_entry(lgr, &smc_lgr_list, list) {
-		if (!net_eq(smc_lgr_net(lgr), net) || n++ != idx)
-			continue;
-		memset(out, 0, sizeof(*out));
-		out->id = lgr->id;
-		out->role = lgr->server;
-		out->type = lgr->type;
-		out->vlan_id = lgr->key.vlan_id;
-		/* out->pnetid stays all NUL: no PNET ID, as Linux's without one */
-		out->net_cookie = net->net_cookie;
-		out->rmb_alloc = smc_buf_bytes(lgr, true);
-		out->sndbuf_alloc = smc_buf_bytes(lgr, false);
-		spin_lock_bh(&lgr->lock);
-		out->conns = lgr->conns;
-		/* constant once the first contact is done */
-		out->v2 = lgr->key.version == SMC_CLC_V2 && !lgr->pending;
-		if (out->v2) {
-			out->v2_rel = lgr->v2.release;
-			out->v2_os = lgr->v2.peer_os;
-			out->v2_direct = lgr->v2.direct;
-			out->v2_max_conns = lgr->v2.max_conns;
-			out->v2_max_links = READ_ONCE(lgr->max_links);
-			memcpy(out->v2_neg_eid, lgr->v2.eid, SMC_EID_LEN);
-			memset(out->v2_peer_host, ' ', sizeof(out->v2_peer_host));
-		}
-		for (i = 0; i < SMC_LGR_LINKS; i++) {
-			const struct smc_link *lnk = &lgr->lnk[i];
-
-			if (!lnk->sdev || out->n_links >= SMC_NL_LINKS_MAX)
-				continue;
-			smc_nl_fill_link(lgr, lnk, &out->links[out->n_links++]);
-		}
-		spin_unlock_bh(&lgr->lock);
-		rc = 0;
-		break;
+		rc = fn(lgr, arg);
+		if (rc)
+			break;
 	}
 	mutex_unlock(&smc_lgr_mutex);
 	return rc;

@@ -22,7 +22,8 @@
  * Locking:
  * - smc_nl_src_lock (mutex) protects smc_nl_src and serializes all calls
  *   into it; dumps of link groups and devices hold it while they build
- *   their messages.
+ *   their messages. smc_nl_src_lgr() takes smc_lgr_mutex (lgr.c) under it
+ *   and each link group's lock under that.
  * - smc_nl_net.lock (mutex, per namespace) protects that namespace's user
  *   EID table. Dumps copy the table under it and build messages from the
  *   copy.
@@ -40,6 +41,7 @@
 #include <net/netns/generic.h>
 #include <smcr/clc_wire.h>
 
+#include "core.h"
 #include "netlink.h"
 #include "smcr.h"
 
@@ -210,6 +212,108 @@ static int smc_nl_get_sys_info(struct sk_buff *skb,
 cancel:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
+}
+
+static void smc_nl_gid(char *out, const u8 *gid)
+{
+	snprintf(out, SMC_NL_GID_STR_LEN,
+		 "%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x",
+		 gid[0] << 8 | gid[1], gid[2] << 8 | gid[3],
+		 gid[4] << 8 | gid[5], gid[6] << 8 | gid[7],
+		 gid[8] << 8 | gid[9], gid[10] << 8 | gid[11],
+		 gid[12] << 8 | gid[13], gid[14] << 8 | gid[15]);
+}
+
+static u32 smc_nl_uid(const u8 *uid)
+{
+	return (u32)uid[0] << 24 | uid[1] << 16 | uid[2] << 8 | uid[3];
+}
+
+static void smc_nl_fill_link(const struct smc_link_group *lgr,
+			     const struct smc_link *lnk,
+			     struct smc_nl_link *out)
+{
+	out->link_id = lnk->link_id;
+	out->state = READ_ONCE(lnk->state);
+	out->conn_cnt = lnk->conns;
+	out->ibport = lnk->port;
+	out->ifindex = lnk->ndev_ifindex;
+	strscpy(out->ibname, dev_name(&lnk->sdev->ibdev->dev),
+		sizeof(out->ibname));
+	out->uid = smc_nl_uid(lnk->uid);
+	out->peer_uid = smc_nl_uid(lnk->peer_uid);
+	smc_nl_gid(out->gid, lnk->local.gid);
+	smc_nl_gid(out->peer_gid, lnk->peer.gid);
+}
+
+/* smc_nl_src_lgr()'s walk: link group number @idx of @net into @out */
+struct smc_nl_lgr_pos {
+	struct net		*net;
+	long			idx;
+	long			n;
+	struct smc_nl_lgr	*out;
+};
+
+static int smc_nl_fill_lgr(struct smc_link_group *lgr, void *arg)
+{
+	struct smc_nl_lgr_pos *pos = arg;
+	struct smc_nl_lgr *out = pos->out;
+	struct net *net = pos->net;
+	int i;
+
+	if (!net_eq(smc_lgr_net(lgr), net) || pos->n++ != pos->idx)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->id = lgr->id;
+	out->role = lgr->server;
+	out->type = lgr->type;
+	out->vlan_id = lgr->key.vlan_id;
+	/* out->pnetid stays all NUL: no PNET ID, as Linux's without one */
+	out->net_cookie = net->net_cookie;
+	out->rmb_alloc = smc_buf_bytes(lgr, true);
+	out->sndbuf_alloc = smc_buf_bytes(lgr, false);
+	spin_lock_bh(&lgr->lock);
+	out->conns = lgr->conns;
+	/* constant once the first contact is done */
+	out->v2 = lgr->key.version == SMC_CLC_V2 && !lgr->pending;
+	if (out->v2) {
+		out->v2_rel = lgr->v2.release;
+		out->v2_os = lgr->v2.peer_os;
+		out->v2_direct = lgr->v2.direct;
+		out->v2_max_conns = lgr->v2.max_conns;
+		out->v2_max_links = READ_ONCE(lgr->max_links);
+		memcpy(out->v2_neg_eid, lgr->v2.eid, SMC_EID_LEN);
+		memset(out->v2_peer_host, ' ', sizeof(out->v2_peer_host));
+	}
+	for (i = 0; i < SMC_LGR_LINKS; i++) {
+		const struct smc_link *lnk = &lgr->lnk[i];
+
+		if (!lnk->sdev || out->n_links >= SMC_NL_LINKS_MAX)
+			continue;
+		smc_nl_fill_link(lgr, lnk, &out->links[out->n_links++]);
+	}
+	spin_unlock_bh(&lgr->lock);
+	return 1;
+}
+
+/**
+ * smc_nl_src_lgr() - describe link group number @idx of @net for netlink
+ * @net: the dumping namespace: only its link groups count
+ * @idx: 0-based position among them, in list order (smc_lgr_walk())
+ * @out: filled in
+ * @gen: set to the link group list's generation
+ *
+ * The get_lgr of the link layer's source (struct smc_nl_source).
+ *
+ * Context: process; takes smc_lgr_mutex.
+ * Return: 0, or -ENOENT past the last link group of @net.
+ */
+int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
+		   u32 *gen)
+{
+	struct smc_nl_lgr_pos pos = { .net = net, .idx = idx, .out = out };
+
+	return smc_lgr_walk(smc_nl_fill_lgr, &pos, gen) ? 0 : -ENOENT;
 }
 
 /* SMC_GEN_LGR_SMCR message for one link group */

@@ -3,12 +3,14 @@
  * smcr: generic netlink family SMC_GEN_NETLINK (netlink.c) — what other
  * parts of smcr plug into it.
  *
- * Link groups, links and RoCE devices are owned by the link layer. It
- * describes them to the netlink dumps through a source (struct
- * smc_nl_source) that it registers at module init: plain structures that
- * netlink.c turns into the attributes of uapi/linux/smc.h. The link layer
- * never builds netlink messages itself. Until a source is registered the
- * dumps are empty.
+ * Link groups, links and RoCE devices are owned by the link layer. The
+ * netlink dumps see them as plain structures that netlink.c turns into the
+ * attributes of uapi/linux/smc.h: a link group with its links as
+ * smc_nl_src_lgr() (netlink.c) fills it from lgr.c's walk of the link
+ * groups (smc_lgr_walk()), a device as ib.c fills it (smc_ib_nl_dev()).
+ * The link layer plugs the two in as a source (struct smc_nl_source) at
+ * module init; until then the dumps are empty. The link layer never
+ * builds netlink messages itself.
  *
  * The user EID table (per network namespace) lives in netlink.c; the CLC
  * exchange of SMC-R v2 reads it with smc_nl_ueids() (clc_v2.c: a v2 link
@@ -170,5 +172,7 @@ struct smc_nl_source {
 
 int smc_nl_source_register(const struct smc_nl_source *src);
 void smc_nl_source_unregister(const struct smc_nl_source *src);
+int smc_nl_src_lgr(struct net *net, long idx, struct smc_nl_lgr *out,
+		   u32 *gen);
 
 #endif /* _SMCR_NETLINK_H */
