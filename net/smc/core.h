@@ -752,13 +752,18 @@ static inline void smc_lgr_hold(struct smc_link_group *lgr)
 void smc_lgr_conn_put(struct smc_link_group *lgr);
 void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 		       const char *why);
-void smc_lgr_terminate_dev(struct smc_ib_device *sdev);
-void smc_lgr_dev_added(void);
 void smc_lgr_retire(struct smc_link_group *lgr);
 int smc_lgr_walk(int (*fn)(struct smc_link_group *lgr, void *arg),
 		 void *arg, u32 *gen);
 int smc_lgr_init(void);
 void smc_lgr_exit(void);
+
+/* lgr_event.c */
+void smc_lgr_event_link_down(struct work_struct *work);
+void smc_lgr_event_dev_removed(struct smc_ib_device *sdev);
+void smc_lgr_event_dev_added(void);
+void smc_lgr_event_net_exit(struct net *net);
+void smc_lgr_event_unload(void);
 
 /* link.c */
 int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick);

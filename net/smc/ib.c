@@ -148,7 +148,7 @@ static int smc_ib_add(struct ib_device *ibdev)
 	smc_ib_gen++;
 	mutex_unlock(&smc_ib_lock);
 	pr_info("RoCE device %s added\n", dev_name(&ibdev->dev));
-	smc_lgr_dev_added();
+	smc_lgr_event_dev_added();
 	return 0;
 }
 
@@ -160,7 +160,7 @@ static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
 	list_del_init(&sdev->list);
 	smc_ib_gen++;
 	mutex_unlock(&smc_ib_lock);
-	smc_lgr_terminate_dev(sdev);
+	smc_lgr_event_dev_removed(sdev);
 	wait_event(sdev->users_gone, !READ_ONCE(sdev->users));
 	ib_unregister_event_handler(&sdev->event_handler);
 	pr_info("RoCE device %s removed\n", dev_name(&ibdev->dev));

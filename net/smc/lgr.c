@@ -27,8 +27,8 @@
  * lgr_linger_ms (the server's clock runs out first: the client adds a
  * tenth), then it is deleted: DELETE LINK (all, orderly) tells the peer,
  * and the links are torn down. A connection arriving meanwhile stops the
- * clock. A fatal link error, the peer's DELETE LINK, device removal,
- * namespace exit and module unload terminate it at once.
+ * clock. A fatal link error, device removal, namespace exit and module
+ * unload (lgr_event.c) and the peer's DELETE LINK terminate it at once.
  *
  * Locking: smc_lgr_mutex protects smc_lgr_list, each link group's list
  * membership and smc_lgr_gen; lgr->lock the fields struct smc_link_group
@@ -441,19 +441,6 @@ void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 		smc_lgr_terminated(lgr);
 }
 
-static void smc_lgr_link_down_work(struct work_struct *work)
-{
-	struct smc_link *lnk = container_of(work, struct smc_link, down_work);
-
-	/* a link being added that failed: its flow takes it away */
-	if (!lnk->confirmed && smc_lgr_active_links(lnk->lgr))
-		return;
-	/* the link group goes on over its other links without this one */
-	if (lnk->confirmed && smc_llc_del_link_queue(lnk->lgr))
-		return;
-	smc_lgr_terminate(lnk->lgr, false, "link down");
-}
-
 /*
  * A new link group with its first link ACTIVATING on @offer's port,
  * pending, not listed; a connection counted, references for the list and
@@ -507,7 +494,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 		init_completion(&lgr->lnk[i].reg_done);
 		rwlock_init(&lgr->lnk[i].post_lock);
 		mutex_init(&lgr->lnk[i].qp_mutex);
-		INIT_WORK(&lgr->lnk[i].down_work, smc_lgr_link_down_work);
+		INIT_WORK(&lgr->lnk[i].down_work, smc_lgr_event_link_down);
 		INIT_DELAYED_WORK(&lgr->lnk[i].keepalive, smc_llc_keepalive);
 	}
 	if (server)
@@ -815,117 +802,6 @@ void smc_lgr_retire(struct smc_link_group *lgr)
 	spin_unlock_bh(&lgr->lock);
 }
 
-/* Terminate every link group for which @match() is true. */
-static void smc_lgr_terminate_if(bool (*match)(struct smc_link_group *lgr,
-					       const void *arg),
-				 const void *arg, bool notify_peer,
-				 const char *why)
-{
-	struct smc_link_group *lgr;
-
-	for (;;) {
-		struct smc_link_group *hit = NULL;
-
-		mutex_lock(&smc_lgr_mutex);
-		list_for_each_entry(lgr, &smc_lgr_list, list) {
-			if (match(lgr, arg)) {
-				hit = lgr;
-				kref_get(&hit->ref);
-				break;
-			}
-		}
-		mutex_unlock(&smc_lgr_mutex);
-		if (!hit)
-			return;
-		smc_lgr_terminate(hit, notify_peer, why);
-		smc_lgr_put(hit);
-	}
-}
-
-static bool smc_lgr_on_dev(struct smc_link_group *lgr, const void *sdev)
-{
-	int i;
-
-	for (i = 0; i < SMC_LGR_LINKS; i++)
-		if (lgr->lnk[i].sdev == sdev)
-			return true;
-	return false;
-}
-
-/* Has @lgr an active link on another device than @sdev? */
-static bool smc_lgr_off_dev(struct smc_link_group *lgr, const void *sdev)
-{
-	int i;
-
-	for (i = 0; i < SMC_LGR_LINKS; i++)
-		if (lgr->lnk[i].sdev != sdev &&
-		    READ_ONCE(lgr->lnk[i].state) == SMC_LNK_ACTIVE)
-			return true;
-	return false;
-}
-
-/* A link group that cannot go on without @sdev */
-static bool smc_lgr_only_dev(struct smc_link_group *lgr, const void *sdev)
-{
-	return smc_lgr_on_dev(lgr, sdev) && !smc_lgr_off_dev(lgr, sdev);
-}
-
-/**
- * smc_lgr_terminate_dev() - end every link group with a link on a device
- * @sdev: a device being removed
- *
- * The links drop their device references in the teardown work; the caller
- * waits for those.
- */
-void smc_lgr_terminate_dev(struct smc_ib_device *sdev)
-{
-	struct smc_link_group *lgr;
-	int i;
-
-	/* link groups with a link elsewhere lose only their links on it */
-	mutex_lock(&smc_lgr_mutex);
-	list_for_each_entry(lgr, &smc_lgr_list, list) {
-		if (!smc_lgr_on_dev(lgr, sdev) || !smc_lgr_off_dev(lgr, sdev))
-			continue;
-		for (i = 0; i < SMC_LGR_LINKS; i++) {
-			struct smc_link *lnk = &lgr->lnk[i];
-
-			if (lnk->sdev != sdev)
-				continue;
-			lnk->del_orderly = true;
-			smc_link_down(lnk);
-		}
-	}
-	mutex_unlock(&smc_lgr_mutex);
-	smc_lgr_terminate_if(smc_lgr_only_dev, sdev, true,
-			     "RoCE device removed");
-}
-
-/**
- * smc_lgr_dev_added() - a RoCE device came: link groups may get a link
- *	on it
- */
-void smc_lgr_dev_added(void)
-{
-	struct smc_link_group *lgr;
-
-	mutex_lock(&smc_lgr_mutex);
-	list_for_each_entry(lgr, &smc_lgr_list, list)
-		if (!READ_ONCE(lgr->pending))
-			smc_llc_links_wanted(lgr);
-	mutex_unlock(&smc_lgr_mutex);
-}
-
-static bool smc_lgr_in_net(struct smc_link_group *lgr, const void *net)
-{
-	return net_eq(smc_lgr_net(lgr), (struct net *)net);
-}
-
-static bool smc_lgr_any(struct smc_link_group *lgr, const void *arg)
-{
-	return true;
-}
-
 /*
  * Every link group of @net is torn down before its exit returns; those of
  * other namespaces are none of its business (a flush of smc_lgr_wq would
@@ -936,7 +812,7 @@ static void smc_lgr_net_exit(struct net *net)
 {
 	struct smc_lgr_net *ln = net_generic(net, smc_lgr_net_id);
 
-	smc_lgr_terminate_if(smc_lgr_in_net, net, true, "namespace exit");
+	smc_lgr_event_net_exit(net);
 	wait_event(smc_lgr_net_wait, !atomic_read(&ln->lgrs));
 }
 
@@ -1020,7 +896,7 @@ int smc_lgr_init(void)
 void smc_lgr_exit(void)
 {
 	smc_nl_source_unregister(&smc_lgr_nl_source);
-	smc_lgr_terminate_if(smc_lgr_any, NULL, true, "module unload");
+	smc_lgr_event_unload();
 	flush_workqueue(smc_lgr_wq);
 	unregister_pernet_subsys(&smc_lgr_net_ops);
 	destroy_workqueue(smc_lgr_wq);

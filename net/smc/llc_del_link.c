@@ -4,7 +4,7 @@
  * which goes on over its other links.
  *
  * A link is lost when it fails (a work request error, an unanswered TEST
- * LINK: smc_link_down()) or its device goes (smc_lgr_terminate_dev()).
+ * LINK: smc_link_down()) or its device goes (smc_lgr_event_dev_removed()).
  * If the link group has another active link, the link alone goes:
  *
  *   - its connections move to the other link (smc_llc_move_conns()): a
