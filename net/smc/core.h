@@ -766,6 +766,7 @@ void smc_lgr_event_net_exit(struct net *net);
 void smc_lgr_event_unload(void);
 
 /* link.c */
+void smc_link_slots_init(struct smc_link_group *lgr);
 int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick);
 int smc_link_rtr(struct smc_link *lnk);
 int smc_link_rts(struct smc_link *lnk);

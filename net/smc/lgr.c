@@ -451,7 +451,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 					    const struct smc_offer *offer)
 {
 	struct smc_link_group *lgr;
-	int i, rc;
+	int rc;
 
 	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
 	if (!lgr)
@@ -489,14 +489,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	lgr->max_links = smc_tun(net, SMC_TUN_smcr_max_links_per_lgr);
 	smc_buf_init(lgr);
 	xa_init_flags(&lgr->conns_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
-	for (i = 0; i < SMC_LGR_LINKS; i++) {
-		lgr->lnk[i].lgr = lgr;
-		init_completion(&lgr->lnk[i].reg_done);
-		rwlock_init(&lgr->lnk[i].post_lock);
-		mutex_init(&lgr->lnk[i].qp_mutex);
-		INIT_WORK(&lgr->lnk[i].down_work, smc_lgr_event_link_down);
-		INIT_DELAYED_WORK(&lgr->lnk[i].keepalive, smc_llc_keepalive);
-	}
+	smc_link_slots_init(lgr);
 	if (server)
 		lgr->lnk[0].link_id = 1;	/* the client learns it */
 	rc = smc_link_init(&lgr->lnk[0], &offer->pick);

@@ -133,6 +133,27 @@ void smc_link_trace_state(const struct smc_link *lnk, int state)
 }
 
 /**
+ * smc_link_slots_init() - set up the link slots of a new link group
+ * @lgr: the link group, zeroed, not listed yet
+ *
+ * Every slot stays UNUSED, with its locks, completion and work ready:
+ * smc_link_init() brings one up.
+ */
+void smc_link_slots_init(struct smc_link_group *lgr)
+{
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++) {
+		lgr->lnk[i].lgr = lgr;
+		init_completion(&lgr->lnk[i].reg_done);
+		rwlock_init(&lgr->lnk[i].post_lock);
+		mutex_init(&lgr->lnk[i].qp_mutex);
+		INIT_WORK(&lgr->lnk[i].down_work, smc_lgr_event_link_down);
+		INIT_DELAYED_WORK(&lgr->lnk[i].keepalive, smc_llc_keepalive);
+	}
+}
+
+/**
  * smc_link_init() - bring a link slot up to ACTIVATING on a chosen port
  * @lnk: unused slot of a link group
  * @pick: the RoCE port and GID to use
