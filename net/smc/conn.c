@@ -16,7 +16,8 @@
  * wakes the socket.
  *
  * RMBE cursors start at 0 (Linux's format), or at 4 after the eye catcher
- * when the link group uses the RFC's format (4.2).
+ * when the link group uses the RFC's format (4.2): the server's choice,
+ * with the rmbe_eyecatcher parameter.
  *
  * End (close.c): the close state machine decides; our RMBE stays ours
  * until the peer said it will not write any more (its C or A), the link
@@ -49,8 +50,28 @@ MODULE_PARM_DESC(test_tx_hold_ms,
 
 static void smc_conn_upd_work(struct work_struct *work);
 
+static bool smc_rmbe_eyec_on;
+module_param_named(rmbe_eyecatcher, smc_rmbe_eyec_on, bool, 0644);
+MODULE_PARM_DESC(rmbe_eyecatcher,
+		 "Link groups this host serves use RMB elements with the 4-byte eye catcher of RFC 7609 4.2 (N: Linux's format without; Linux peers decline Y; default N)");
+
 static const u8 smc_rmbe_eyecatcher[SMC_RMBE_EYECATCHER_LEN] =
 	SMC_RMBE_EYECATCHER;
+
+/**
+ * smc_conn_rmbe_eyec() - do the link groups we serve use the RFC's RMBE
+ *	format?
+ *
+ * The server chooses when it creates a link group (rmbe_eyecatcher); a
+ * client learns the choice from CONFIRM LINK (smc_conn_format()).
+ *
+ * Return: true for RMB elements that start with the 4-byte eye catcher
+ * (RFC 7609 4.2), false for Linux's format without one.
+ */
+bool smc_conn_rmbe_eyec(void)
+{
+	return READ_ONCE(smc_rmbe_eyec_on);
+}
 
 /*
  * Our RMBE's ring in the link group's format; with the eye catcher (RFC

@@ -801,6 +801,7 @@ int smc_conn_peer(struct smc_sock *smc,
 void smc_conn_fill_clc(const struct smc_sock *smc,
 		       struct smc_clc_accept_info *info);
 bool smc_conn_activate(struct smc_sock *smc, bool server);
+bool smc_conn_rmbe_eyec(void);
 void smc_conn_format(struct smc_conn *conn);
 void smc_conn_rmbe_sync(struct smc_conn *conn, u32 off, u32 len);
 bool smc_conn_rmbe_intact(struct smc_conn *conn);

@@ -50,11 +50,6 @@
 #include "netlink.h"
 #include "smcr.h"
 
-static bool smc_rmbe_eyecatcher;
-module_param_named(rmbe_eyecatcher, smc_rmbe_eyecatcher, bool, 0644);
-MODULE_PARM_DESC(rmbe_eyecatcher,
-		 "Link groups this host serves use RMB elements with the 4-byte eye catcher of RFC 7609 4.2 (N: Linux's format without; Linux peers decline Y; default N)");
-
 struct workqueue_struct *smc_lgr_wq;	/* linger, termination, link down */
 
 static LIST_HEAD(smc_lgr_list);
@@ -470,7 +465,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	write_pnet(&lgr->net, net);
 	lgr->server = server;
 	/* a client learns the server's choice from CONFIRM LINK */
-	lgr->rmbe_eyec = server && READ_ONCE(smc_rmbe_eyecatcher);
+	lgr->rmbe_eyec = server && smc_conn_rmbe_eyec();
 	lgr->key = *key;
 	lgr->pending = true;
 	spin_lock_init(&lgr->lock);
