@@ -180,10 +180,10 @@ static bool smc_conn_link_usable(int state, bool first)
 /**
  * smc_conn_create() - an SMC-R connection for @smc on @lnk
  * @smc: socket in its CLC exchange
- * @lnk: the link it uses, of a link group from smc_lgr_find(),
- *	smc_lgr_get() or smc_lgr_create(); the connection takes over the
- *	caller's count on the link group (released by smc_conn_discard() or
- *	at the connection's end) and counts on the link
+ * @lnk: the link it uses, of a link group from smc_contact_find(),
+ *	smc_contact_get() or smc_contact_create(); the connection takes over
+ *	the caller's count on the link group (released by smc_conn_discard()
+ *	or at the connection's end) and counts on the link
  * @first: a first contact (@lnk may still be ACTIVATING)
  *
  * Return: 0, or -ENOMEM/-ENOLINK (nothing held; the caller still owns

@@ -412,7 +412,7 @@ struct smc_lgr_key {
  * @lock: protects @pending, @conns, @terminating, @retired, @notify_peer
  *	and @waiter
  * @pending: its first contact runs (from its creation to
- *	smc_lgr_first_contact_done()); new connections with its key wait on
+ *	smc_contact_first_done()); new connections with its key wait on
  *	@wait
  * @conns: connections using the link group; 0 starts the linger timer
  * @terminating: left the list; being or been torn down (set under
@@ -730,17 +730,9 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 extern struct workqueue_struct *smc_lgr_wq;
 int smc_net_link_get(struct net *net);
 void smc_net_link_put(struct net *net);
-struct smc_link_group *smc_lgr_find(struct net *net, bool server,
-				    const struct smc_lgr_key *key);
-struct smc_link_group *smc_lgr_get(struct net *net, bool server,
+struct smc_link_group *smc_lgr_new(struct net *net, bool server,
 				   const struct smc_lgr_key *key,
-				   const struct smc_offer *offer, bool *first);
-struct smc_link_group *smc_lgr_create(struct net *net, bool server,
-				      const struct smc_lgr_key *key,
-				      const struct smc_offer *offer);
-bool smc_lgr_known(struct net *net, bool server,
-		   const struct smc_lgr_key *key);
-void smc_lgr_first_contact_done(struct smc_link_group *lgr);
+				   const struct smc_offer *offer);
 void smc_lgr_put(struct smc_link_group *lgr);
 
 /* Another reference to @lgr, of a caller that holds one already */
@@ -757,6 +749,20 @@ int smc_lgr_walk(int (*fn)(struct smc_link_group *lgr, void *arg),
 		 void *arg, u32 *gen);
 int smc_lgr_init(void);
 void smc_lgr_exit(void);
+
+/* contact.c */
+struct smc_link_group *smc_contact_find(struct net *net, bool server,
+					const struct smc_lgr_key *key);
+struct smc_link_group *smc_contact_get(struct net *net, bool server,
+				       const struct smc_lgr_key *key,
+				       const struct smc_offer *offer,
+				       bool *first);
+struct smc_link_group *smc_contact_create(struct net *net, bool server,
+					  const struct smc_lgr_key *key,
+					  const struct smc_offer *offer);
+bool smc_contact_known(struct net *net, bool server,
+		       const struct smc_lgr_key *key);
+void smc_contact_first_done(struct smc_link_group *lgr);
 
 /* lgr_event.c */
 void smc_lgr_event_link_down(struct work_struct *work);

@@ -441,9 +441,9 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	if (!first) {
 		key.peer_qpn = acc->qpn;
 		/* the server may see the first link ACTIVE just before we do:
-		 * smc_lgr_find() waits for a first contact in progress
+		 * smc_contact_find() waits for a first contact in progress
 		 */
-		lgr = smc_lgr_find(net, false, &key);
+		lgr = smc_contact_find(net, false, &key);
 		if (IS_ERR(lgr))
 			return smc_hs_decline(smc, SMC_CLC_DECL_NOSRVLINK);
 		/*
@@ -465,7 +465,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		 */
 		if (!lgr) {
 			key.any_addr = true;
-			if (smc_lgr_known(net, false, &key))
+			if (smc_contact_known(net, false, &key))
 				return smc_hs_decline(smc,
 						      SMC_CLC_DECL_NOSMCRDEV);
 			return smc_hs_decline_out_of_sync(smc);
@@ -476,7 +476,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 			return smc_hs_decline_out_of_sync(smc);
 		}
 	} else {
-		lgr = smc_lgr_create(net, false, &key, &hs->offer);
+		lgr = smc_contact_create(net, false, &key, &hs->offer);
 		if (IS_ERR(lgr))
 			return smc_hs_decline(smc,
 					      smc_hs_link_err_code(PTR_ERR(lgr)));
@@ -489,7 +489,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 			rc = smc_llc_expect(lgr, &w);
 		if (rc) {
 			smc_lgr_terminate(lgr, false, "first contact failed");
-			smc_lgr_first_contact_done(lgr);
+			smc_contact_first_done(lgr);
 			smc_lgr_conn_put(lgr);
 			return smc_hs_decline(smc, smc_hs_link_err_code(rc));
 		}
@@ -529,7 +529,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 		smc_llc_cancel(lgr, &w);
 	if (!rc && data && smc_conn_activate(smc, false)) {
 		if (first)
-			smc_lgr_first_contact_done(lgr);
+			smc_contact_first_done(lgr);
 		return 0;		/* SMC-R */
 	}
 	if (!rc && data)	/* the link group ended under the handshake */
@@ -538,7 +538,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 	if (first) {
 		if (rc)
 			smc_lgr_terminate(lgr, false, "first contact failed");
-		smc_lgr_first_contact_done(lgr);
+		smc_contact_first_done(lgr);
 	}
 	/* CONFIRM LINK failed because the server declined (C.2): fine */
 	if (!rc || ((rc == -ECONNABORTED || rc == -ETIMEDOUT ||
@@ -553,7 +553,7 @@ decline:			/* in place of the Confirm */
 	smc_hs_conn_leave(smc, lgr, conn);
 	if (first) {
 		smc_lgr_terminate(lgr, false, "first contact failed");
-		smc_lgr_first_contact_done(lgr);
+		smc_contact_first_done(lgr);
 	}
 	smc_lgr_put(lgr);
 	return smc_hs_decline(smc, smc_hs_rmb_err_code(rc));
@@ -724,7 +724,8 @@ static struct smc_link_group *smc_hs_server_lgr(struct smc_sock *smc,
 	smc_hs_lgr_key(&key, prop->peer_id,
 		       hs->version == SMC_CLC_V2 ? prop->roce_v2_gid : prop->gid,
 		       prop->mac, smc, hs);
-	return smc_lgr_get(sock_net(&smc->sk), true, &key, &hs->offer, first);
+	return smc_contact_get(sock_net(&smc->sk), true, &key, &hs->offer,
+			       first);
 }
 
 /*
@@ -841,7 +842,7 @@ out:
 
 		if (ok && smc_conn_activate(smc, true)) {
 			if (first)
-				smc_lgr_first_contact_done(lgr);
+				smc_contact_first_done(lgr);
 			return 0;
 		}
 		/* the link group ended under the handshake: no Decline now */
@@ -854,7 +855,7 @@ out:
 		if (first && (code != SMC_CLC_DECL_ERR_REGBUF || len || data))
 			smc_lgr_terminate(lgr, false, "first contact failed");
 		if (first)
-			smc_lgr_first_contact_done(lgr);
+			smc_contact_first_done(lgr);
 		if (sync)
 			smc_hs_out_of_sync(lgr);
 		smc_lgr_put(lgr);

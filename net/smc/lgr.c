@@ -1,26 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smcr: link groups (RFC 7609 2.3, 3.5.1, 4.8.3).
+ * smcr: a link group's life - allocation and listing, references, linger,
+ * retirement, termination and teardown - and each namespace's share of
+ * links (RFC 7609 2.2, 3.5.4, 4.8.3).
  *
- * A link group is keyed by (network namespace, our role, the peer's peer
- * ID, VLAN) plus the peer's GID and MAC on its link, and both ends of its
- * first contact's TCP connection (struct smc_lgr_key: only those are
- * proven): a connection to the same peer over the same RoCE path between
- * the same addresses reuses it ("subsequent contact"), any other one
- * creates a new one ("first contact"). Link groups are never shared
- * across namespaces.
- *
- * A link group is listed from its creation on, "pending" while its first
- * contact runs: a connection claiming the same key that comes meanwhile
- * waits until the first contact ended (smc_lgr_first_contact_done()), then
- * uses the link group or, if it failed, makes its own - so two
- * simultaneous connections to a new peer end up in one link group, not
- * two. Nothing else waits for a peer: a peer that stalls its first contact
- * stalls only the connections claiming its key. A server creates link
- * groups one at a time (smc_lgr_create_mutex, held for device work only)
- * and has at most SMC_LGR_PENDING_MAX pending per namespace, so that peers
- * that never finish their first contacts cannot take all the links a
- * device has.
+ * A link group is allocated for a first contact (contact.c) and listed
+ * from then on until it is terminated; contact.c, lgr_event.c and
+ * netlink.c read the list through smc_lgr_walk(), nothing else sees it.
  *
  * Lifetime: every connection (and handshake) using a link group counts in
  * @conns. When the last one is gone the link group lingers for
@@ -30,11 +16,13 @@
  * clock. A fatal link error, device removal, namespace exit and module
  * unload (lgr_event.c) and the peer's DELETE LINK terminate it at once.
  *
+ * Each namespace holds at most max_links_per_netns links and waits, as it
+ * exits, for the teardown of its link groups (struct smc_lgr_net).
+ *
  * Locking: smc_lgr_mutex protects smc_lgr_list, each link group's list
  * membership and smc_lgr_gen; lgr->lock the fields struct smc_link_group
- * says. Never take smc_lgr_mutex under lgr->lock. smc_lgr_create_mutex
- * (taken before smc_lgr_mutex) serializes a server's lookup, allocation
- * and listing of a new link group.
+ * says. Never take smc_lgr_mutex under lgr->lock. contact.c's
+ * smc_contact_create_mutex is taken before smc_lgr_mutex.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,7 +30,6 @@
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
-#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
@@ -54,18 +41,8 @@ struct workqueue_struct *smc_lgr_wq;	/* linger, termination, link down */
 
 static LIST_HEAD(smc_lgr_list);
 static DEFINE_MUTEX(smc_lgr_mutex);
-static DEFINE_MUTEX(smc_lgr_create_mutex);
 static u32 smc_lgr_gen;			/* changes with smc_lgr_list */
 static atomic_t smc_lgr_next_id = ATOMIC_INIT(0);
-
-/*
- * Server link groups in their first contact, at most, per namespace: each
- * holds a link (of the namespace's max_links_per_netns) for up to
- * clc_timeout_ms while its client may never send the Confirm. Beyond it a
- * first contact is declined (SMC_CLC_DECL_MEM: the client falls back to
- * TCP); subsequent contacts are not limited.
- */
-#define SMC_LGR_PENDING_MAX	8
 
 /**
  * struct smc_lgr_net - link group state of a namespace
@@ -146,116 +123,6 @@ void smc_lgr_put(struct smc_link_group *lgr)
 	kref_put(&lgr->ref, smc_lgr_release);
 }
 
-/*
- * Does @lgr have the peer end @key names? Under lgr->lock. Both ends of
- * the TCP connection must be those of its first contact (struct
- * smc_lgr_key), unless @key->any_addr. A server's key is the client's
- * first link's, from its Proposal. A client's comes from
- * the Accept, which names the link the server chose for the connection:
- * any active link of the link group may match, and with @key->peer_qpn
- * only the link with that QP - a server may run several link groups with
- * the same key (smc_lgr_full(); Linux's smcr_max_conns_per_lgr). A first
- * contact still pending matches by the key alone: the server may see its
- * link ACTIVE before we do, and the connection waits for it.
- */
-static bool smc_lgr_key_match(struct smc_link_group *lgr,
-			      const struct smc_lgr_key *key)
-{
-	const struct smc_lgr_key *a = &lgr->key;
-	bool first_link;
-	int i;
-
-	if (a->vlan_id != key->vlan_id || a->version != key->version ||
-	    memcmp(a->peer_id, key->peer_id, SMC_PEER_ID_LEN))
-		return false;
-	if (!key->any_addr &&
-	    (!ipv6_addr_equal(&a->peer_addr, &key->peer_addr) ||
-	     !ipv6_addr_equal(&a->local_addr, &key->local_addr) ||
-	     a->scope != key->scope))
-		return false;
-	first_link = !memcmp(a->peer_gid, key->peer_gid, SMC_GID_LEN) &&
-		     !memcmp(a->peer_mac, key->peer_mac, SMC_MAC_LEN);
-	if (lgr->server)
-		return first_link;
-	if (first_link && (lgr->pending || !key->peer_qpn))
-		return first_link;
-	for (i = 0; i < SMC_LGR_LINKS; i++) {
-		const struct smc_link *lnk = &lgr->lnk[i];
-
-		/* the peer's values are set before the link turns ACTIVE */
-		if (smp_load_acquire(&lnk->state) == SMC_LNK_ACTIVE &&
-		    !memcmp(lnk->peer.gid, key->peer_gid, SMC_GID_LEN) &&
-		    !memcmp(lnk->peer.mac, key->peer_mac, SMC_MAC_LEN) &&
-		    (!key->peer_qpn || lnk->peer.qpn == key->peer_qpn))
-			return true;
-	}
-	return false;
-}
-
-/*
- * A server puts no more connections on a version 2 link group than the
- * first contact negotiated (clc_v2.c); the next one makes a new link group
- * (first contact) with the same key. A client goes where the server's
- * Accept says (smc_lgr_key_match()).
- */
-static bool smc_lgr_full(const struct smc_link_group *lgr)
-{
-	return lgr->server && lgr->v2.max_conns &&
-	       lgr->conns >= lgr->v2.max_conns;
-}
-
-/*
- * The listed link group with @key, with a reference held: one a new
- * connection can use (counted in it, *@pending false), or one whose first
- * contact runs (*@pending true). NULL if there is neither; then, if
- * @n_pending, it is set to the number of pending link groups of @server's
- * role in @net.
- */
-
-static struct smc_link_group *smc_lgr_lookup(const struct net *net,
-					     bool server,
-					     const struct smc_lgr_key *key,
-					     bool *pending,
-					     unsigned int *n_pending)
-{
-	struct smc_link_group *lgr, *found = NULL;
-	unsigned int n = 0;
-
-	mutex_lock(&smc_lgr_mutex);
-	list_for_each_entry(lgr, &smc_lgr_list, list) {
-		bool use, wait;
-
-		if (!net_eq(smc_lgr_net(lgr), net) || lgr->server != server)
-			continue;
-		spin_lock_bh(&lgr->lock);
-		n += lgr->pending;
-		if (!smc_lgr_key_match(lgr, key)) {
-			spin_unlock_bh(&lgr->lock);
-			continue;
-		}
-		wait = lgr->pending && !lgr->terminating;
-		use = !lgr->pending && !lgr->terminating && !lgr->retired &&
-		      smc_lgr_active_links(lgr) && !smc_lgr_full(lgr);
-		if (use)
-			lgr->conns++;
-		if (use || wait)
-			kref_get(&lgr->ref);
-		spin_unlock_bh(&lgr->lock);
-		if (!use && !wait)
-			continue;	/* its link is down: it ends soon */
-		/* under smc_lgr_mutex, so the linger work sees the count */
-		if (use)
-			cancel_delayed_work(&lgr->linger);
-		*pending = wait;
-		found = lgr;
-		break;
-	}
-	mutex_unlock(&smc_lgr_mutex);
-	if (n_pending)
-		*n_pending = n;
-	return found;
-}
-
 /* Mark @lgr terminating and unlist it; true if it was not yet. */
 static bool smc_lgr_mark_terminating(struct smc_link_group *lgr,
 				     bool notify_peer, const char *why)
@@ -292,7 +159,7 @@ static void smc_lgr_linger_expired(struct work_struct *work)
 						  linger);
 	bool idle;
 
-	/* under smc_lgr_mutex: smc_lgr_lookup() cannot count a connection
+	/* under smc_lgr_mutex: smc_contact_lookup() cannot count a connection
 	 * between the check and the termination
 	 */
 	mutex_lock(&smc_lgr_mutex);
@@ -501,10 +368,23 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	return lgr;
 }
 
-/* smc_lgr_alloc(), and on the list */
-static struct smc_link_group *smc_lgr_new(struct net *net, bool server,
-					  const struct smc_lgr_key *key,
-					  const struct smc_offer *offer)
+/**
+ * smc_lgr_new() - a new link group, listed
+ * @net: the connection's namespace
+ * @server: our role
+ * @key: the peer's end (struct smc_lgr_key)
+ * @offer: our offer: the RoCE port and GID of the first link
+ *
+ * The link group is pending, with its first link ACTIVATING on @offer's
+ * port, and on the list: connections with @key find it (contact.c).
+ *
+ * Context: process; sleeps; takes smc_lgr_mutex.
+ * Return: the link group with a connection counted, references for the
+ * list and the caller; or an ERR_PTR.
+ */
+struct smc_link_group *smc_lgr_new(struct net *net, bool server,
+				   const struct smc_lgr_key *key,
+				   const struct smc_offer *offer)
 {
 	struct smc_link_group *lgr;
 	struct smc_lgr_net *ln;
@@ -521,239 +401,9 @@ static struct smc_link_group *smc_lgr_new(struct net *net, bool server,
 	return lgr;
 }
 
-/* After smc_lgr_new(): a removal that ran before it did not see us */
-static void smc_lgr_check_dev(struct smc_link_group *lgr,
-			      const struct smc_offer *offer)
-{
-	if (!smc_ib_listed(offer->pick.sdev))
-		smc_lgr_terminate(lgr, false, "RoCE device removed");
-}
-
-/**
- * smc_lgr_create() - a new link group for a first contact the server
- *	asked for
- * @net: the connection's namespace
- * @server: our role (a client's: a server uses smc_lgr_get())
- * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN, and both ends
- *	of the TCP connection
- * @offer: our offer: the RoCE port and GID of the link
- *
- * Does not look for one with @key: the server decided. The link group is
- * listed, pending with its link ACTIVATING: connections with the same key
- * wait for it in smc_lgr_find() until the caller ends the first contact
- * with smc_lgr_first_contact_done().
- *
- * Context: process; sleeps.
- * Return: the link group with a connection counted and a reference held
- * (release with smc_lgr_conn_put()), or an ERR_PTR.
- */
-struct smc_link_group *smc_lgr_create(struct net *net, bool server,
-				      const struct smc_lgr_key *key,
-				      const struct smc_offer *offer)
-{
-	struct smc_link_group *lgr;
-
-	lgr = smc_lgr_new(net, server, key, offer);
-	if (!IS_ERR(lgr))
-		smc_lgr_check_dev(lgr, offer);
-	return lgr;
-}
-
-/*
- * How long a connection waits for another one's first contact: as long as
- * that can take - the CLC wait for the Confirm, up to two LLC waits for a
- * send buffer while registering the RMB (buf.c), the CONFIRM LINK wait -
- * and a second to spare. Every end of a first contact wakes the waiters;
- * this only bounds a wait for a creator that went wrong.
- */
-static unsigned long smc_lgr_pending_timeout(void)
-{
-	return msecs_to_jiffies(READ_ONCE(smc_clc_timeout_ms) +
-				3 * READ_ONCE(smc_llc_timeout_ms)) + HZ;
-}
-
-static bool smc_lgr_settled(struct smc_link_group *lgr)
-{
-	bool settled;
-
-	spin_lock_bh(&lgr->lock);
-	settled = !lgr->pending || lgr->terminating;
-	spin_unlock_bh(&lgr->lock);
-	return settled;
-}
-
-/* Under smc_lgr_create_mutex: a new link group, listed */
-static struct smc_link_group *smc_lgr_create_locked(struct net *net,
-						    bool server,
-						    const struct smc_lgr_key *key,
-						    const struct smc_offer *offer,
-						    unsigned int n_pending)
-{
-	lockdep_assert_held(&smc_lgr_create_mutex);
-	if (n_pending >= SMC_LGR_PENDING_MAX) {
-		pr_info_ratelimited("%u first contacts pending, declining another\n",
-				    n_pending);
-		return ERR_PTR(-EBUSY);
-	}
-	return smc_lgr_new(net, server, key, offer);
-}
-
-/*
- * smc_lgr_find() and smc_lgr_get(): with @offer NULL, find only. Never
- * holds a lock while it waits.
- */
-static struct smc_link_group *smc_lgr_find_or_create(struct net *net,
-						     bool server,
-						     const struct smc_lgr_key *key,
-						     const struct smc_offer *offer,
-						     bool *first)
-{
-	unsigned long deadline = jiffies + smc_lgr_pending_timeout();
-	struct smc_link_group *lgr;
-	unsigned int n_pending;
-	bool pending = false;
-	long left;
-
-	*first = false;
-	for (;;) {
-		lgr = smc_lgr_lookup(net, server, key, &pending, NULL);
-		if (!lgr && offer) {
-			/* look again, and create: one at a time */
-			mutex_lock(&smc_lgr_create_mutex);
-			lgr = smc_lgr_lookup(net, server, key, &pending,
-					     &n_pending);
-			if (!lgr) {
-				lgr = smc_lgr_create_locked(net, server, key,
-							    offer, n_pending);
-				*first = !IS_ERR(lgr);
-			}
-			mutex_unlock(&smc_lgr_create_mutex);
-			if (*first)
-				smc_lgr_check_dev(lgr, offer);
-			if (IS_ERR(lgr) || *first)
-				return lgr;
-		}
-		if (!lgr || !pending)
-			return lgr;
-		/* another connection's first contact with this key runs */
-		left = deadline - jiffies;
-		if (left > 0)
-			left = wait_event_idle_timeout(lgr->wait,
-						       smc_lgr_settled(lgr),
-						       left);
-		smc_lgr_put(lgr);
-		if (left <= 0)
-			return ERR_PTR(-ETIMEDOUT);
-	}
-}
-
-/**
- * smc_lgr_find() - the link group a subsequent contact names
- * @net: the connection's namespace
- * @server: our role
- * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN, and both ends
- *	of the TCP connection
- *
- * If another connection's first contact with @key runs, waits until it
- * ended (at most as long as one can take).
- *
- * Context: process; sleeps.
- * Return: the link group with a connection counted and a reference held
- * (release with smc_lgr_conn_put()), NULL if there is none, or
- * ERR_PTR(-ETIMEDOUT).
- */
-struct smc_link_group *smc_lgr_find(struct net *net, bool server,
-				    const struct smc_lgr_key *key)
-{
-	bool first;
-
-	return smc_lgr_find_or_create(net, server, key, NULL, &first);
-}
-
-/**
- * smc_lgr_get() - the link group for a new connection: found, or created
- * @net: the connection's namespace
- * @server: our role
- * @key: the peer's end: peer ID, RoCE GID and MAC, VLAN, and both ends
- *	of the TCP connection
- * @offer: our offer: the RoCE port and GID of a new link group's link
- * @first: set if the link group is new: the caller runs its first contact
- *	and ends it with smc_lgr_first_contact_done()
- *
- * Waits for another connection's first contact with @key, as
- * smc_lgr_find(); creates a link group as smc_lgr_create() if there is
- * none (or that first contact failed), unless SMC_LGR_PENDING_MAX first
- * contacts of @server's role are pending in @net.
- *
- * Context: process; sleeps.
- * Return: the link group with a connection counted and a reference held
- * (release with smc_lgr_conn_put()), or an ERR_PTR: -EBUSY (too many
- * pending, or the device has no room for another link), -ETIMEDOUT, ...
- */
-struct smc_link_group *smc_lgr_get(struct net *net, bool server,
-				   const struct smc_lgr_key *key,
-				   const struct smc_offer *offer, bool *first)
-{
-	return smc_lgr_find_or_create(net, server, key, offer, first);
-}
-
-/**
- * smc_lgr_known() - is there a link group with @key at all?
- * @net: the namespace
- * @server: our role
- * @key: the peer's end; with @key->any_addr, between any addresses
- *
- * Looks without waiting for a first contact and without counting a
- * connection: for a decision, not for use.
- *
- * Context: process; takes smc_lgr_mutex.
- * Return: true if one is listed, in any state.
- */
-bool smc_lgr_known(struct net *net, bool server, const struct smc_lgr_key *key)
-{
-	struct smc_link_group *lgr;
-	bool found = false;
-
-	mutex_lock(&smc_lgr_mutex);
-	list_for_each_entry(lgr, &smc_lgr_list, list) {
-		if (!net_eq(smc_lgr_net(lgr), net) || lgr->server != server)
-			continue;
-		spin_lock_bh(&lgr->lock);
-		found = smc_lgr_key_match(lgr, key);
-		spin_unlock_bh(&lgr->lock);
-		if (found)
-			break;
-	}
-	mutex_unlock(&smc_lgr_mutex);
-	return found;
-}
-
-/**
- * smc_lgr_first_contact_done() - a link group's first contact ended
- * @lgr: from smc_lgr_create() or smc_lgr_get() with *first set
- *
- * Call after terminating @lgr if the first contact failed: the
- * connections waiting for it then make their own.
- *
- * Context: process.
- */
-void smc_lgr_first_contact_done(struct smc_link_group *lgr)
-{
-	bool up = smc_lgr_active_links(lgr);
-
-	spin_lock_bh(&lgr->lock);
-	lgr->pending = false;
-	if (up)
-		lgr->type = SMC_LGR_SINGLE;
-	spin_unlock_bh(&lgr->lock);
-	wake_up_all(&lgr->wait);
-	if (up && lgr->server)
-		smc_llc_add_link_queue(lgr);
-}
-
 /**
  * smc_lgr_conn_put() - a connection no longer uses a link group
- * @lgr: from smc_lgr_find(), smc_lgr_get() or smc_lgr_create()
+ * @lgr: from smc_contact_find(), smc_contact_get() or smc_contact_create()
  *
  * The last connection gone starts the linger clock. Drops the caller's
  * reference.

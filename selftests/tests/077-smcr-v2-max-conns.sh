@@ -6,7 +6,7 @@
 #
 # Both VMs have a user EID (SMC-R v2); role b's net.smc.smcr_max_conns_per_lgr
 # is 16. Release 1 agrees on the smaller maximum, so the server (smcr on b,
-# smc_lgr_full()) opens a new link group, with the same key, for the 17th
+# smc_contact_full()) opens a new link group, with the same key, for the 17th
 # connection; the client must find each connection's link group by the QP
 # its Accept names. 40 concurrent connections a->b, held open 8 s.
 # Asserts on both sides: all 40 SMC-R and byte-exact (sock_diag), 3 link
