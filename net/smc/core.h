@@ -728,8 +728,8 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 
 /* lgr.c */
 extern struct workqueue_struct *smc_lgr_wq;
-int smc_net_link_get(struct net *net);
-void smc_net_link_put(struct net *net);
+int smc_lgr_net_link_get(struct net *net);
+void smc_lgr_net_link_put(struct net *net);
 struct smc_link_group *smc_lgr_new(struct net *net, bool server,
 				   const struct smc_lgr_key *key,
 				   const struct smc_offer *offer);

@@ -66,12 +66,12 @@ static DECLARE_WAIT_QUEUE_HEAD(smc_lgr_net_wait);
 static unsigned int smc_lgr_net_id __read_mostly;
 
 /**
- * smc_net_link_get() - count a new link against its namespace's quota
+ * smc_lgr_net_link_get() - count a new link against its namespace's quota
  * @net: the link group's namespace
  *
  * Return: 0, or -EBUSY if the namespace holds max_links_per_netns links.
  */
-int smc_net_link_get(struct net *net)
+int smc_lgr_net_link_get(struct net *net)
 {
 	struct smc_lgr_net *ln = net_generic(net, smc_lgr_net_id);
 	int max = READ_ONCE(smc_max_links_per_netns);
@@ -88,10 +88,10 @@ int smc_net_link_get(struct net *net)
 }
 
 /**
- * smc_net_link_put() - a link of smc_net_link_get() is gone
+ * smc_lgr_net_link_put() - a link of smc_lgr_net_link_get() is gone
  * @net: its namespace
  */
-void smc_net_link_put(struct net *net)
+void smc_lgr_net_link_put(struct net *net)
 {
 	struct smc_lgr_net *ln = net_generic(net, smc_lgr_net_id);
 

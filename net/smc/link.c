@@ -170,13 +170,13 @@ int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick)
 	struct net *net = smc_lgr_net(lnk->lgr);
 	int rc;
 
-	rc = smc_net_link_get(net);
+	rc = smc_lgr_net_link_get(net);
 	if (rc)
 		return rc;
 	lnk->port = pick->port;
 	rc = smc_ib_get(pick->sdev, lnk);
 	if (rc) {
-		smc_net_link_put(net);
+		smc_lgr_net_link_put(net);
 		return rc;
 	}
 	lnk->sdev = pick->sdev;
@@ -231,7 +231,7 @@ err_put:
 	lnk->sdev = NULL;
 	spin_unlock_bh(&lnk->lgr->lock);
 	smc_ib_put(pick->sdev, lnk);
-	smc_net_link_put(net);
+	smc_lgr_net_link_put(net);
 	return rc;
 }
 
@@ -406,7 +406,7 @@ int smc_link_teardown(struct smc_link *lnk)
 		smc_wr_free(lnk);
 		/* after its QP and the RMBs' MRs (smc_buf_link_unmap()) */
 		ib_dealloc_pd(lnk->pd);
-		smc_net_link_put(smc_lgr_net(lnk->lgr));
+		smc_lgr_net_link_put(smc_lgr_net(lnk->lgr));
 	}
 	lnk->pd = NULL;
 	lnk->leaked = rc;
