@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smcr: link groups and links (lgr.c, link.c), their work-request layer
- * (wr.c) and LLC engine (llc.c).
+ * smcr: link groups (lgr.c; contact.c finds them for connections,
+ * lgr_event.c ends them on events) and links (link.c), their work-request
+ * layer (wr.c) and LLC engine (llc.c).
  *
  * Object lifetimes:
  *   - A link group lives while it is referenced (@ref): by the global
