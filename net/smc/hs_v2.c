@@ -99,7 +99,7 @@ void smc_hs_v2_local(struct smc_sock *smc, const struct smc_offer *offer,
 	    smc->clcsock->sk->sk_family != AF_INET ||
 	    !ipv6_addr_v4mapped((const struct in6_addr *)offer->gid))
 		return;
-	v2->ueid_cnt = smc_nl_ueids(sock_net(&smc->sk), v2->ueids[0]);
+	v2->ueid_cnt = smc_nl_ueids(sock_net(&smc->sk), v2->ueids);
 	v2->possible = v2->ueid_cnt > 0;
 	v2->why_not = v2->possible ? 0 : SMC_CLC_DECL_NOUEID;
 }

@@ -24,14 +24,12 @@
  *   into it; dumps of link groups and devices hold it while they build
  *   their messages. smc_nl_src_lgr() takes smc_lgr_mutex (lgr.c) under it
  *   and each link group's lock under that.
- * - smc_nl_net.lock (mutex, per namespace) protects that namespace's user
- *   EID table. Dumps copy the table under it and build messages from the
- *   copy.
+ * - Each namespace's user EID table has its own lock (eid.c); its dump
+ *   builds messages from a copy.
  * - The handshake limitation switch is the namespace's net.smc.limit_smc_hs
  *   (tunables.c), as on Linux.
  * - Statistics have their own locking (stats.c).
  */
-#include <linux/ctype.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -42,25 +40,17 @@
 #include <smcr/clc_wire.h>
 
 #include "core.h"
+#include "eid.h"
 #include "netlink.h"
 #include "smcr.h"
 
 /**
  * struct smc_nl_net - the netlink family's state in a network namespace
- * @lock: protects @ueid, @ueid_cnt and @ueid_gen
- * @ueid: user EIDs, blank padded, in the order they were added
- * @ueid_cnt: valid entries in @ueid
- * @ueid_gen: incremented on every change of the table
+ * @eids: the namespace's user EID table (eid.c), with its own lock
  */
 struct smc_nl_net {
-	struct mutex	lock;		/* protects the UEID table */
-	u8		ueid[SMC_MAX_UEID][SMC_MAX_EID_LEN];
-	int		ueid_cnt;
-	u32		ueid_gen;
+	struct smc_eid_table	eids;
 };
-
-static_assert(SMC_MAX_UEID <= SMC_CLC_MAX_EID);
-static_assert(SMC_MAX_EID_LEN == SMC_EID_LEN);
 
 static unsigned int smc_nl_net_id __read_mostly;
 
@@ -203,7 +193,7 @@ static int smc_nl_get_sys_info(struct sk_buff *skb,
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 1) ||
 	    smc_nl_put_field(skb, SMC_NLA_SYS_LOCAL_HOST, host, sizeof(host)) ||
 	    nla_put_u32(skb, SMCR_NLA_SYS_UEID_CNT,
-			READ_ONCE(smc_nl_net(net)->ueid_cnt)))
+			smc_eid_count(&smc_nl_net(net)->eids)))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
@@ -644,16 +634,15 @@ static int smc_nl_get_fback_stats(struct sk_buff *skb,
 }
 
 /*
- * A user EID: SMC_MAX_EID_LEN characters padded with blanks, then a NUL.
- * Allowed: A-Z, 0-9, '.', '-'; the first character is a letter or digit.
+ * A user EID attribute: SMC_MAX_EID_LEN characters padded with blanks,
+ * then a NUL; to add (@new), of the characters smc_eid_valid() allows.
  * Returns the EID in the attribute or NULL (with an extack message).
  */
-static const u8 *smc_nl_ueid_arg(struct genl_info *info, bool check_chars)
+static const u8 *smc_nl_ueid_arg(struct genl_info *info, bool new)
 {
 	struct nlattr *attr = info->attrs ?
 			      info->attrs[SMC_NLA_EID_TABLE_ENTRY] : NULL;
 	const u8 *eid;
-	int end, i;
 
 	if (!attr) {
 		NL_SET_ERR_MSG(info->extack, "UEID attribute missing");
@@ -665,36 +654,12 @@ static const u8 *smc_nl_ueid_arg(struct genl_info *info, bool check_chars)
 			       "UEID must be 32 characters, blank padded, and a NUL");
 		return NULL;
 	}
-	if (!check_chars)
-		return eid;
-	for (end = SMC_MAX_EID_LEN; end > 0 && eid[end - 1] == ' '; end--)
-		;
-	for (i = 0; i < end; i++) {
-		u8 c = eid[i];
-
-		if (isdigit(c) || (c >= 'A' && c <= 'Z'))
-			continue;
-		if (i > 0 && (c == '.' || c == '-'))
-			continue;
-		end = 0;
-		break;
-	}
-	if (!end) {
+	if (new && !smc_eid_valid(eid)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "UEID: A-Z, 0-9, '.', '-' only, starting with A-Z or 0-9");
 		return NULL;
 	}
 	return eid;
-}
-
-static int smc_nl_find_ueid(const struct smc_nl_net *nn, const u8 *eid)
-{
-	int i;
-
-	for (i = 0; i < nn->ueid_cnt; i++)
-		if (!memcmp(nn->ueid[i], eid, SMC_MAX_EID_LEN))
-			return i;
-	return -1;
 }
 
 /**
@@ -705,73 +670,42 @@ static int smc_nl_find_ueid(const struct smc_nl_net *nn, const u8 *eid)
  *
  * Return: the number of EIDs copied.
  */
-int smc_nl_ueids(const struct net *net, u8 *ueids)
+int smc_nl_ueids(const struct net *net, u8 ueids[][SMC_EID_LEN])
 {
-	struct smc_nl_net *nn = smc_nl_net(net);
-	int cnt;
-
-	mutex_lock(&nn->lock);
-	cnt = nn->ueid_cnt;
-	memcpy(ueids, nn->ueid, cnt * SMC_MAX_EID_LEN);
-	mutex_unlock(&nn->lock);
-	return cnt;
+	return smc_eid_copy(&smc_nl_net(net)->eids, ueids, NULL);
 }
 
 static int smc_nl_add_ueid(struct sk_buff *skb, struct genl_info *info)
 {
-	struct smc_nl_net *nn = smc_nl_net(genl_info_net(info));
 	const u8 *eid = smc_nl_ueid_arg(info, true);
-	int rc = 0;
+	int rc;
 
 	if (!eid)
 		return -EINVAL;
-	mutex_lock(&nn->lock);
-	if (smc_nl_find_ueid(nn, eid) >= 0) {
+	rc = smc_eid_add(&smc_nl_net(genl_info_net(info))->eids, eid);
+	if (rc == -EEXIST)
 		NL_SET_ERR_MSG(info->extack, "UEID exists");
-		rc = -EEXIST;
-	} else if (nn->ueid_cnt >= SMC_MAX_UEID) {
+	else if (rc == -ERANGE)
 		NL_SET_ERR_MSG(info->extack, "UEID table full");
-		rc = -ERANGE;
-	} else {
-		memcpy(nn->ueid[nn->ueid_cnt], eid, SMC_MAX_EID_LEN);
-		WRITE_ONCE(nn->ueid_cnt, nn->ueid_cnt + 1);
-		nn->ueid_gen++;
-	}
-	mutex_unlock(&nn->lock);
 	return rc;
 }
 
 static int smc_nl_remove_ueid(struct sk_buff *skb, struct genl_info *info)
 {
-	struct smc_nl_net *nn = smc_nl_net(genl_info_net(info));
 	const u8 *eid = smc_nl_ueid_arg(info, false);
-	int i, rc = 0;
+	int rc;
 
 	if (!eid)
 		return -EINVAL;
-	mutex_lock(&nn->lock);
-	i = smc_nl_find_ueid(nn, eid);
-	if (i < 0) {
+	rc = smc_eid_del(&smc_nl_net(genl_info_net(info))->eids, eid);
+	if (rc == -ENOENT)
 		NL_SET_ERR_MSG(info->extack, "no such UEID");
-		rc = -ENOENT;
-	} else {
-		memmove(nn->ueid[i], nn->ueid[i + 1],
-			(nn->ueid_cnt - i - 1) * SMC_MAX_EID_LEN);
-		WRITE_ONCE(nn->ueid_cnt, nn->ueid_cnt - 1);
-		nn->ueid_gen++;
-	}
-	mutex_unlock(&nn->lock);
 	return rc;
 }
 
 static int smc_nl_flush_ueid(struct sk_buff *skb, struct genl_info *info)
 {
-	struct smc_nl_net *nn = smc_nl_net(genl_info_net(info));
-
-	mutex_lock(&nn->lock);
-	WRITE_ONCE(nn->ueid_cnt, 0);
-	nn->ueid_gen++;
-	mutex_unlock(&nn->lock);
+	smc_eid_flush(&smc_nl_net(genl_info_net(info))->eids);
 	return 0;
 }
 
@@ -784,12 +718,7 @@ static int smc_nl_dump_ueid(struct sk_buff *skb, struct netlink_callback *cb)
 	void *hdr;
 	u32 gen;
 
-	mutex_lock(&nn->lock);
-	n = nn->ueid_cnt;
-	memcpy(ueid, nn->ueid, sizeof(ueid));
-	gen = nn->ueid_gen;
-	mutex_unlock(&nn->lock);
-
+	n = smc_eid_copy(&nn->eids, ueid, &gen);
 	smc_nl_set_gen(cb, gen);
 	for (; cb->args[0] < n; cb->args[0]++) {
 		hdr = smc_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_UEID);
@@ -1009,7 +938,7 @@ static struct genl_family smc_nl_family __ro_after_init = {
 
 static int __net_init smc_nl_net_init(struct net *net)
 {
-	mutex_init(&smc_nl_net(net)->lock);
+	smc_eid_init(&smc_nl_net(net)->eids);
 	return 0;
 }
 

@@ -12,9 +12,9 @@
  * module init; until then the dumps are empty. The link layer never
  * builds netlink messages itself.
  *
- * The user EID table (per network namespace) lives in netlink.c; the CLC
- * exchange of SMC-R v2 reads it with smc_nl_ueids() (clc_v2.c: a v2 link
- * group needs a user EID both sides have).
+ * The user EID table (eid.c) is part of the family's per-namespace state
+ * in netlink.c; the CLC exchange of SMC-R v2 reads it with smc_nl_ueids()
+ * (hs_v2.c: a v2 link group needs a user EID both sides have).
  */
 #ifndef _SMCR_NETLINK_H
 #define _SMCR_NETLINK_H

@@ -392,7 +392,7 @@ void smc_diag_exit(void);
 /* netlink.c: generic netlink family SMC_GEN_NETLINK (see netlink.h) */
 int smc_nl_init(void);
 void smc_nl_exit(void);
-int smc_nl_ueids(const struct net *net, u8 *ueids);
+int smc_nl_ueids(const struct net *net, u8 ueids[][SMC_EID_LEN]);
 int smc_nl_put_uint(struct sk_buff *skb, int type, u64 val);
 
 #endif /* _SMCR_SMCR_H */
