@@ -7,12 +7,15 @@
  * the first of them it has too, and without one in common version 2 is
  * declined (NOUEID). The table holds up to SMC_MAX_UEID of them, in the
  * order the administrator added them (`smcr ueid add`, through Linux's
- * netlink family: netlink.c), kept as Linux keeps its own: 32 characters, blank padded; A-Z, 0-9, '.' and
- * '-', starting with a letter or digit. A changing generation counter
- * lets a netlink dump that spans messages notice a change (NLM_F_DUMP_INTR).
+ * netlink family: netlink.c), kept as Linux keeps its own: 32
+ * characters, blank padded; A-Z, 0-9, '.' and '-', starting with a letter
+ * or digit. A changing generation counter lets a netlink dump that spans
+ * messages notice a change (NLM_F_DUMP_INTR).
  *
  * Locking: the table's mutex protects its entries, count and generation;
- * readers copy under it (smc_eid_copy()) and use the copy.
+ * readers copy under it (smc_eid_copy()) and use the copy - except
+ * smc_eid_count(), a READ_ONCE() of the count for the system information
+ * dump.
  */
 #include <linux/ctype.h>
 #include <linux/errno.h>

@@ -54,7 +54,7 @@
  * contact (the F bit says which). On first contact the client brings its
  * new QP to RTR and confirms; the server then brings its QP up and runs
  * CONFIRM LINK (llc.c). A connection that finds another one's first
- * contact with the same peer running waits for it (lgr.c), so
+ * contact with the same peer running waits for it (contact.c), so
  * simultaneous connections to a new peer share one link group.
  *
  * The buffers: each side's Accept or Confirm names its RMB element

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smcr: a link's RC QP and its state machine (RFC 7609 2.3, 3.5.1;
- * RFC 6581).
+ * RFC 6581); a new link group's link slots (smc_link_slots_init()).
  *
  *   smc_link_init()   create the QP, RESET -> INIT, post every receive
  *                     buffer; the link is ACTIVATING. Our QPN and PSN go

@@ -6,6 +6,10 @@
  * smc-tools works with smcr; smcr's additions are numbered far above
  * Linux's. Everything is per network namespace: the requester's.
  *
+ * The records of link groups and their links are filled here too
+ * (smc_nl_src_lgr(), walking the list with smc_lgr_walk()); the link
+ * layer registers that and ib.c's device fill as the dumps' source.
+ *
  * Read-only commands are dumps anybody may run. A dump that does not fit
  * into one message continues in the next one from the position kept in
  * cb->args; when the data changed between two parts (a generation counter
