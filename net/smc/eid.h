@@ -22,7 +22,7 @@
  * lives and dies with its namespace.
  */
 struct smc_eid_table {
-	struct mutex	lock;
+	struct mutex	lock;	/* protects ueid, cnt and gen */
 	u8		ueid[SMC_MAX_UEID][SMC_MAX_EID_LEN];
 	int		cnt;
 	u32		gen;
