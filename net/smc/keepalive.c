@@ -6,8 +6,10 @@
  * smcr looks at the connection's link every TCP_KEEPIDLE (the
  * application's value): if nothing arrived on the link for that long, it
  * asks the link for a TEST LINK now. A link that does not answer within
- * llc_timeout_ms goes down and takes its connections with it (ECONNRESET),
- * since there is no second link to fail over to. A busy link proves every
+ * llc_timeout_ms goes down: its connections move to another active link
+ * of the link group if they have nothing in flight (llc_del_link.c), else
+ * the link group ends and takes them with it (ECONNRESET): there is no
+ * failover of busy connections yet. A busy link proves every
  * connection on it alive and needs no probe. (The link also probes itself
  * after keepalive_ms of silence, whatever the sockets ask.)
  *

@@ -37,7 +37,13 @@
 #include "netlink.h"
 #include "smcr.h"
 
-struct workqueue_struct *smc_lgr_wq;	/* linger, termination, link down */
+/*
+ * Unbound: a link group's linger and teardown (free_work), ADD LINK and
+ * DELETE LINK flows; a link's down work and keepalive (TEST LINK); a
+ * connection's upd_work, tx_work (autocorking), close timer and
+ * SO_KEEPALIVE check (ka_work).
+ */
+struct workqueue_struct *smc_lgr_wq;
 
 static LIST_HEAD(smc_lgr_list);
 static DEFINE_MUTEX(smc_lgr_mutex);

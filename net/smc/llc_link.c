@@ -36,8 +36,10 @@
  *
  * A failure on either side tears the new link down and leaves the link
  * group as it was: the side that waits in vain gives up after
- * llc_timeout_ms. A client's own ADD LINK (a hint, 3.5.5.1.2) is ignored:
- * the server offers a link whenever it can.
+ * llc_timeout_ms. A client's own ADD LINK (a hint, 3.5.5.1.2) starts the
+ * server's flow when the link group has fewer active links than it may
+ * have and no flow failed in the last SMC_LLC_ADD_LINK_BACKOFF_MS
+ * (smc_llc_add_link_due()); else the server ignores it.
  *
  * New connections: the server gives each the active link with the fewest
  * connections; its Accept names that link's QP, which the client looks up

@@ -166,8 +166,9 @@ SMC_TUNABLE(G, tcp_keepidle_min_s, 1, 32767, 60, ", in s",
 /*
  * Links per link group smcr offers (CONFIRM LINK's max links); the
  * smaller of both sides' is the link group's maximum. Linux's name and
- * range; its default is 2, smcr's stays 1 until a link group survives
- * the loss of one of its links (failover).
+ * range; its default is 2, smcr's stays 1 until failover of busy
+ * connections is implemented (#32): today a lost link's connections with
+ * a write or CDC message in flight end the link group.
  */
 SMC_TUNABLE(N, smcr_max_links_per_lgr, 1, 2, 1, "",
 	    "Links smcr offers per link group; the peer's smaller maximum wins; applies to new link groups");
