@@ -178,7 +178,7 @@ void smc_hs_finish(struct smc_sock *smc)
 		if (READ_ONCE(smc->clcsock->sk->sk_state) == TCP_CLOSE)
 			smc_conn_tcp_error(smc);
 		/* what the peer's CDC messages left before DONE (close.c) */
-		smc_conn_upd_queue(smc);
+		smc_cdc_upd_queue(smc);
 		smc_keepalive_start(smc);
 	}
 	sk->sk_state_change(sk);

@@ -113,7 +113,7 @@ bool smc_close_atomic(struct smc_sock *smc, u16 actions)
 	/* Closed wakes too: close() may linger for it */
 	if (actions & (SMC_CLOSE_ACT_NOTIFY_RESET | SMC_CLOSE_ACT_NOTIFY_EOF |
 		       SMC_CLOSE_ACT_FREE_RMBE))
-		smc_conn_wake(&smc->sk);
+		smc_cdc_wake(&smc->sk);
 	if (actions & SMC_CLOSE_ACT_START_TIMER)
 		smc_close_timer_start(smc);
 	if (actions & SMC_CLOSE_ACT_STOP_TIMER)
@@ -193,7 +193,7 @@ static void smc_close_act(struct smc_sock *smc, u16 act, bool told)
 			smc_cdc_send(smc, SMC_CDC_CONN_ABORT);
 		if (act & (SMC_CLOSE_ACT_NOTIFY_RESET |
 			   SMC_CLOSE_ACT_NOTIFY_EOF | SMC_CLOSE_ACT_FREE_RMBE))
-			smc_conn_wake(sk);
+			smc_cdc_wake(sk);
 		/*
 		 * SO_LINGER 0: the clcsock's release sends RST (4.8.2, 1).
 		 * After the application's close() the clcsock is released:
@@ -270,7 +270,7 @@ static void smc_close_event_atomic(struct smc_sock *smc,
 		act = smc_close_feed_later(conn, ev);
 	spin_unlock_bh(&conn->lock);
 	if (smc_close_atomic(smc, act))
-		smc_conn_upd_queue(smc);
+		smc_cdc_upd_queue(smc);
 }
 
 /**
@@ -329,7 +329,7 @@ void smc_conn_lgr_gone(struct smc_link_group *lgr)
 		queue = conn->end_pending;	/* no completion to wait for */
 		spin_unlock(&conn->lock);
 		if (smc_close_atomic(smc, act) || queue)
-			smc_conn_upd_queue(smc);
+			smc_cdc_upd_queue(smc);
 	}
 	xa_unlock_bh(&lgr->conns_xa);
 }
@@ -379,7 +379,7 @@ void smc_close_rmbe_conflict(struct smc_sock *smc)
 		pr_info_ratelimited("link group %u: the peer reused the RMB element of connection %u for connection %u: %u reset\n",
 				    lgr->id, oc->token, conn->token, oc->token);
 		if (smc_close_atomic(other, act))
-			smc_conn_upd_queue(other);
+			smc_cdc_upd_queue(other);
 	}
 	xa_unlock_bh(&lgr->conns_xa);
 }
@@ -411,7 +411,7 @@ int smc_conn_shutdown(struct smc_sock *smc, int how)
 		if (!rc)
 			smc_close_event(smc, SMC_CLOSE_EV_SHUT_WR);
 	}
-	smc_conn_wake(sk);
+	smc_cdc_wake(sk);
 	return rc == -ENOLINK ? 0 : rc;
 }
 

@@ -800,7 +800,7 @@ int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 void smc_wr_tx_put(struct smc_link *lnk, void *buf);
 void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
 
-/* conn.c, tx.c, rx.c */
+/* conn.c */
 struct smc_sock;
 int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first);
 int smc_conn_peer(struct smc_sock *smc,
@@ -814,8 +814,17 @@ void smc_conn_rmbe_sync(struct smc_conn *conn, u32 off, u32 len);
 bool smc_conn_rmbe_intact(struct smc_conn *conn);
 void smc_conn_discard(struct smc_sock *smc);
 void smc_conn_end(struct smc_sock *smc);
-void smc_conn_upd_queue(struct smc_sock *smc);
-void smc_conn_wake(struct sock *sk);
+
+/* cdc.c */
+int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
+int smc_cdc_get_buf(struct smc_sock *smc, void **buf);
+void smc_cdc_put_buf(struct smc_sock *smc, void *buf);
+int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags);
+void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok);
+void smc_cdc_upd_work(struct work_struct *work);
+void smc_cdc_upd_queue(struct smc_sock *smc);
+void smc_cdc_wake(struct sock *sk);
+void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
 
 /* close.c */
 u16 smc_close_feed(struct smc_conn *conn, enum smc_close_event event);
@@ -831,11 +840,7 @@ void smc_conn_close_timeout(struct work_struct *work);
 void smc_conn_lgr_gone(struct smc_link_group *lgr);
 void smc_conn_tcp_error(struct smc_sock *smc);
 
-void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
-int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
-int smc_cdc_get_buf(struct smc_sock *smc, void **buf);
-void smc_cdc_put_buf(struct smc_sock *smc, void *buf);
-int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags);
+/* tx.c, rx.c */
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
@@ -846,7 +851,6 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last);
 void smc_tx_discard(struct smc_conn *conn);
 int smc_tx_unsent(struct smc_conn *conn);
 void smc_tx_work(struct work_struct *work);
-void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok);
 int smc_tx_space(struct smc_conn *conn);
 int smc_rx_atmark(struct smc_sock *smc);
 

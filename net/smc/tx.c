@@ -19,7 +19,7 @@
  * cursor. With no room, the writer-blocked flag goes out in a CDC message,
  * with "consumer cursor update requested" (R) so the peer answers at once,
  * and the sender sleeps until the peer's consumer cursor moves (its CDC
- * message wakes us). We answer the peer's R the same way (conn.c). A full
+ * message wakes us). We answer the peer's R the same way (cdc.c). A full
  * send buffer (smaller than the peer's RMBE) blocks the same way: only the
  * peer's consumer cursor frees it.
  *

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: the CDC messages of an SMC-R connection, sent and received (RFC
+ * 7609 4.3 - 4.7, A.4). Their wire format is cdc_msg.c's; the connection
+ * they belong to is set up and ended in conn.c.
+ *
+ * Every message carries a sequence number, our producer cursor in the
+ * peer's RMBE and our consumer cursor in ours (4.4, A.4), the
+ * writer-blocked, update-requested and urgent-data flags (4.5.1, 4.7.3 -
+ * 4.7.6), and the connection flags sent so far (D, C, A: sticky, and
+ * nothing goes after our C or A).
+ *
+ * Send, socket lock held: smc_cdc_get_buf() takes a send buffer (waiting
+ * at most llc_timeout_ms, wr.c) and counts the connection as sending
+ * (tx_hold), so the RDMA writes before the message and the message go to
+ * one link; smc_cdc_send_buf() fills in the cursors under conn->lock and
+ * posts it; smc_cdc_send() does both. smc_cdc_tx_done() (completion
+ * context) counts the message done; what waited for it goes on: bytes
+ * autocorking held back (tx.c's tx_work, 4.5.2), the connection's end
+ * (close.c).
+ *
+ * Receive: smc_cdc_rx() (receive completion, a workqueue; it does not
+ * sleep but for test_cdc_rx_delay_ms) finds the connection by alert token, validates both cursors
+ * against the rings, takes them only forward and never past what this
+ * side made available, feeds a new connection flag to the close state
+ * machine (close.c) and wakes the socket. What needs the socket lock - the
+ * close machine's actions, our consumer cursor when the peer asked for it
+ * (4.5.1) or an urgent byte was skipped (4.7.5) - smc_cdc_upd_queue()
+ * hands to smc_cdc_upd_work().
+ *
+ * Locking: conn->lock guards the cursors and flags (core.h). The
+ * connection's elements are touched only under it and while conn->lgr is
+ * set: smc_conn_end() clears it after taking the token out of the table,
+ * so a message that found the connection before that does nothing after.
+ *
+ * The test-only parameters test_cdc_rx_delay_ms and test_tx_hold_ms hold
+ * a received message or a send buffer, to widen races with a connection's
+ * or a link's end.
+ */
+#include <linux/delay.h>
+#include <linux/xarray.h>
+#include <smcr/cdc_wire.h>
+
+#include "core.h"
+#include "smcr.h"
+
+#define SMC_CDC_CONN_DONE	(SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)
+
+static unsigned int smc_test_cdc_rx_delay_ms;
+module_param_named(test_cdc_rx_delay_ms, smc_test_cdc_rx_delay_ms, uint,
+		   0644);
+MODULE_PARM_DESC(test_cdc_rx_delay_ms,
+		 "TEST ONLY: hold every received CDC message this long (at most 2000 ms) between finding its connection and applying it, to widen races with the connection's end (default 0)");
+
+static unsigned int smc_test_tx_hold_ms;
+module_param_named(test_tx_hold_ms, smc_test_tx_hold_ms, uint, 0644);
+MODULE_PARM_DESC(test_tx_hold_ms,
+		 "TEST ONLY: hold each CDC message's send buffer this long (at most 2000 ms) before filling it, to widen races with the link's teardown (default 0)");
+
+/**
+ * smc_cdc_send() - send a CDC message with the current cursors
+ * @smc: an SMC-R socket, socket lock held
+ * @conn_flags: SMC_CDC_CONN_* to add to what was sent before
+ *
+ * Waits (boundedly) for a free send buffer.
+ *
+ * Return: 0 or a negative errno (-ENOLINK when the link is gone).
+ */
+int smc_cdc_send(struct smc_sock *smc, u8 conn_flags)
+{
+	void *buf;
+	int rc;
+
+	rc = smc_cdc_get_buf(smc, &buf);
+	if (rc)
+		return rc;
+	return smc_cdc_send_buf(smc, buf, conn_flags);
+}
+
+/**
+ * smc_cdc_get_buf() - a send buffer for a CDC message of @smc
+ * @smc: an SMC-R socket, socket lock held
+ * @buf: set on success; pass to smc_cdc_send_buf() or smc_cdc_put_buf()
+ *
+ * From here until the message is posted (or the buffer given back) the
+ * connection counts as sending (@tx_hold): it stays on its link, so the
+ * buffer, the RDMA writes before the message and the message itself all
+ * go to conn->lnk.
+ *
+ * Return: 0 or -ENOLINK (see smc_wr_tx_get()).
+ */
+int smc_cdc_get_buf(struct smc_sock *smc, void **buf)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_link *lnk;
+	int rc = -ENOLINK;
+
+	spin_lock_bh(&conn->lock);
+	conn->tx_hold++;
+	lnk = conn->lnk;
+	spin_unlock_bh(&conn->lock);
+	if (READ_ONCE(lnk->state) == SMC_LNK_ACTIVE)
+		rc = smc_wr_tx_get(lnk, true, buf);
+	if (rc) {
+		spin_lock_bh(&conn->lock);
+		conn->tx_hold--;
+		spin_unlock_bh(&conn->lock);
+	}
+	return rc;
+}
+
+/**
+ * smc_cdc_put_buf() - give back a buffer of smc_cdc_get_buf() unsent
+ * @smc: the socket, socket lock held
+ * @buf: the buffer
+ */
+void smc_cdc_put_buf(struct smc_sock *smc, void *buf)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	smc_wr_tx_put(conn->lnk, buf);
+	spin_lock_bh(&conn->lock);
+	conn->tx_hold--;
+	spin_unlock_bh(&conn->lock);
+}
+
+/**
+ * smc_cdc_send_buf() - send a CDC message with the current cursors
+ * @smc: an SMC-R socket, socket lock held
+ * @buf: from smc_cdc_get_buf(); consumed
+ * @conn_flags: SMC_CDC_CONN_* to add to what was sent before
+ *
+ * Return: 0 or a negative errno (the link is then down).
+ */
+int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_cdc_info info = {};
+	unsigned int hold;
+	int rc;
+
+	hold = READ_ONCE(smc_test_tx_hold_ms);
+	if (unlikely(hold))
+		msleep(min(hold, 2000U));
+	spin_lock_bh(&conn->lock);
+	/*
+	 * A.4: nothing after our C or A (callers check; this is the last
+	 * word). The close state machine never sends both.
+	 */
+	if (conn->sent_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) {
+		spin_unlock_bh(&conn->lock);
+		smc_cdc_put_buf(smc, buf);
+		return -ECONNRESET;
+	}
+	info.seqno = ++conn->tx_seq;
+	info.token = conn->peer_token;
+	info.prod = conn->tx_prod;
+	info.cons = conn->rx_cons;
+	if (conn->tx_blocked)
+		info.prod_flags |= SMC_CDC_PROD_WRITE_BLOCKED;
+	if (conn->tx_upd_req)
+		info.prod_flags |= SMC_CDC_PROD_CONS_UPD_REQ;
+	conn->tx_upd_req = false;
+	info.prod_flags |= conn->tx_urg;
+	/* "present" goes out once, with the cursor just past the byte */
+	if (conn->tx_urg & SMC_CDC_PROD_URG_PRESENT)
+		conn->tx_urg = 0;
+	conn->sent_flags |= conn_flags;
+	info.conn_flags = conn->sent_flags;
+	conn->rx_cons_sent = conn->rx_cons;
+	conn->rx_urg.ack = false;
+	conn->rx_upd_req = false;
+	conn->cdc_pend++;	/* takes over from @tx_hold */
+	conn->tx_hold--;
+	spin_unlock_bh(&conn->lock);
+	smc_cdc_build(buf, &info);
+	smc_wr_tx_set_cdc(conn->lnk, buf, conn->token);
+	rc = smc_wr_tx_send(conn->lnk, buf);
+	if (rc) {
+		spin_lock_bh(&conn->lock);
+		conn->cdc_pend--;
+		conn->tx_lost = true;	/* after writes that went, maybe */
+		spin_unlock_bh(&conn->lock);
+	}
+	return rc;
+}
+
+/**
+ * smc_cdc_tx_done() - a CDC message we sent completed (completion context)
+ * @lnk: the link it went over
+ * @token: alert token of its connection
+ * @ok: it reached the peer (else it was flushed or failed: it and the
+ *	writes before it may be lost, and the connection cannot move to
+ *	another link)
+ *
+ * Bytes autocorking held back while the message was in flight go now.
+ */
+void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok)
+{
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_conn *conn;
+	struct smc_sock *smc;
+	bool push, end;
+
+	xa_lock_bh(&lgr->conns_xa);
+	smc = xa_load(&lgr->conns_xa, token);
+	if (smc)
+		sock_hold(&smc->sk);
+	xa_unlock_bh(&lgr->conns_xa);
+	if (!smc)
+		return;		/* the connection ended meanwhile */
+	conn = &smc->conn;
+	spin_lock_bh(&conn->lock);
+	if (conn->cdc_pend)
+		conn->cdc_pend--;
+	if (!ok)
+		conn->tx_lost = true;
+	push = !conn->cdc_pend &&
+	       smc_curs_cmp(&conn->tx_ring, conn->tx_staged, conn->tx_prod);
+	/* the connection's end waited for its last send (close.c) */
+	end = !conn->cdc_pend && conn->end_pending;
+	spin_unlock_bh(&conn->lock);
+	if (end)
+		smc_cdc_upd_queue(smc);
+	if (push && queue_work(smc_lgr_wq, &conn->tx_work))
+		return;		/* the work has our reference */
+	sock_put(&smc->sk);
+}
+
+/**
+ * smc_cdc_upd_work() - conn->upd_work: what the CDC receive path, the
+ *	clcsock or the link group's end left to do
+ * @work: the connection's upd_work, queued by smc_cdc_upd_queue() with a
+ *	reference on the socket, which it drops
+ *
+ * The close state machine's actions (close.c), and our consumer cursor
+ * when the peer asked for it or an urgent byte was skipped. Under the
+ * socket lock, so no reader is between taking bytes and moving the
+ * consumer cursor, and sends go in order.
+ */
+void smc_cdc_upd_work(struct work_struct *work)
+{
+	struct smc_conn *conn = container_of(work, struct smc_conn, upd_work);
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	bool send;
+
+	lock_sock(&smc->sk);
+	smc_close_todo(smc);
+	spin_lock_bh(&conn->lock);
+	send = conn->lgr && !conn->released &&
+	       (conn->rx_urg.ack || conn->rx_upd_req) &&
+	       !(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
+				     SMC_CDC_CONN_DONE));
+	spin_unlock_bh(&conn->lock);
+	if (send && !smc_conn_aborted(conn))
+		smc_cdc_send(smc, 0);
+	release_sock(&smc->sk);
+	sock_put(&smc->sk);		/* the work's reference */
+}
+
+/**
+ * smc_cdc_upd_queue() - have conn->upd_work run (any context)
+ * @smc: an SMC-R socket
+ */
+void smc_cdc_upd_queue(struct smc_sock *smc)
+{
+	sock_hold(&smc->sk);
+	if (!queue_work(smc_lgr_wq, &smc->conn.upd_work))
+		sock_put(&smc->sk);	/* queued already, with one */
+}
+
+/* Read the urgent byte just before the new mark (CDC receive path) */
+static void smc_cdc_urg_byte(struct smc_conn *conn)
+{
+	u32 off = smc_urg_byte_offset(&conn->rx_ring, conn->rx_urg.mark);
+
+	smc_conn_rmbe_sync(conn, off, 1);
+	conn->rx_urg.byte = ((u8 *)smc_buf_elem_cpu(&conn->rmbe))[off];
+}
+
+/**
+ * smc_cdc_wake() - wake who waits on an SMC-R socket (any context)
+ * @sk: the socket
+ */
+void smc_cdc_wake(struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_all(&wq->wait);
+	rcu_read_unlock();
+	sk_wake_async(sk, SOCK_WAKE_WAITD, POLL_IN);
+}
+
+/**
+ * smc_cdc_rx() - a CDC message arrived on a link
+ * @lnk: the link
+ * @msg: the received bytes
+ * @len: their number
+ *
+ * Context: receive completion (workqueue); does not sleep, but for the
+ * test-only test_cdc_rx_delay_ms.
+ */
+void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
+{
+	const struct smc_cdc_msg_wire *wire = msg;
+	struct smc_link_group *lgr = lnk->lgr;
+	struct smc_ring rx_ring, tx_ring;
+	struct smc_cdc_info info;
+	struct smc_conn *conn;
+	struct smc_sock *smc;
+	enum smc_close_event ev;
+	bool upd, stale;
+	unsigned int delay;
+	int urg, state;
+	u16 act;
+	u8 news;
+
+	if (len < sizeof(*wire))
+		return;
+	/*
+	 * Also while ACTIVATING: the server's first link turns ACTIVE when
+	 * its handshake thread has seen the CONFIRM LINK response, which the
+	 * LLC path delivers; the client's first CDC message, sent right
+	 * after that response, can be here before. And on a link that went
+	 * down while its link group goes on: what arrived intact counts, the
+	 * peer's hardware saw it delivered and the peer moves on without it
+	 * (llc_del_link.c).
+	 */
+	state = READ_ONCE(lnk->state);
+	if (state == SMC_LNK_UNUSED ||
+	    (state == SMC_LNK_INACTIVE && READ_ONCE(lgr->terminating)))
+		return;
+	xa_lock_bh(&lgr->conns_xa);
+	smc = xa_load(&lgr->conns_xa, be32_to_cpu(wire->token));
+	if (smc)
+		sock_hold(&smc->sk);
+	xa_unlock_bh(&lgr->conns_xa);
+	if (!smc)
+		return;
+	delay = READ_ONCE(smc_test_cdc_rx_delay_ms);
+	if (unlikely(delay))		/* receive completions run in a work */
+		msleep(min(delay, 2000U));
+	conn = &smc->conn;
+	spin_lock_bh(&conn->lock);
+	rx_ring = conn->rx_ring;
+	tx_ring = conn->tx_ring;
+	spin_unlock_bh(&conn->lock);
+	/* before smc_conn_peer() (server, racing the client's first CDC)
+	 * the peer's consumer cursor can only be its first one
+	 */
+	if (!tx_ring.size)
+		tx_ring = rx_ring;
+	if (smc_cdc_parse(msg, len, &rx_ring, &tx_ring, &info) ||
+	    (info.prod_flags & SMC_CDC_PROD_FAILOVER))
+		goto out;
+	spin_lock_bh(&conn->lock);
+	/* ended meanwhile (smc_conn_end()): the elements may be gone; a
+	 * link still being added carries nothing of other links' connections
+	 */
+	if (!conn->lgr ||
+	    (state == SMC_LNK_ACTIVATING && conn->lnk != lnk) ||
+	    (conn->rx_seq_valid &&
+	     !smc_cdc_seq_after(info.seqno, conn->rx_seq))) {
+		spin_unlock_bh(&conn->lock);
+		goto out;	/* ended, or old or duplicate */
+	}
+	conn->rx_seq = info.seqno;
+	conn->rx_seq_valid = true;
+	/*
+	 * Cursors only move forward, and never past what the other side
+	 * made available. The peer's bytes end at the latest with the
+	 * message that first carries its C or A (A.4: no update of our RMBE
+	 * after them; the element may be reused once we closed too), so a
+	 * later producer cursor is a lie. Not so after D alone: Linux's
+	 * close() sends D after waiting at most 2 s (or the linger time) for
+	 * a closed window and writes the rest later - those bytes are taken,
+	 * and if the application is gone they make close() abort (unread
+	 * data), so nothing is lost silently. Once we sent A, nothing new is
+	 * taken either (4.8.2, 1A: PeerAbortWait ignores incoming data).
+	 */
+	stale = (conn->peer_flags & SMC_CDC_CONN_DONE) ||
+		smc_conn_aborted(conn);
+	if (!stale &&
+	    smc_curs_readable(&conn->rx_ring, info.prod, conn->rx_cons) >= 0 &&
+	    smc_curs_cmp(&conn->rx_ring, info.prod, conn->rx_prod) >= 0)
+		conn->rx_prod = info.prod;
+	if (conn->tx_ring.size &&
+	    smc_curs_free(&conn->tx_ring, conn->tx_prod, info.cons) >= 0 &&
+	    smc_curs_cmp(&conn->tx_ring, info.cons, conn->tx_peer_cons) >= 0)
+		conn->tx_peer_cons = info.cons;
+	conn->peer_prod_flags = info.prod_flags;
+	conn->peer_blocked = info.prod_flags & SMC_CDC_PROD_WRITE_BLOCKED;
+	/* the flags are sticky: only a new one is a close event */
+	news = info.conn_flags & ~conn->peer_flags;
+	conn->peer_flags |= info.conn_flags;
+	if (!smc_close_cdc_event(news, &ev))
+		ev = SMC_CLOSE_EV_PEER_ALIVE;
+	act = smc_close_feed_later(conn, ev);
+	/* urgent data and update requests mean nothing past the end */
+	urg = 0;
+	if (!stale) {
+		urg = smc_urg_rx_flags(&conn->rx_urg, &conn->rx_ring,
+				       conn->rx_cons, conn->rx_prod,
+				       info.prod_flags);
+		if (urg & SMC_URG_EV_NEW_MARK)
+			smc_cdc_urg_byte(conn);
+		smc_urg_rx_advance(&conn->rx_urg, &conn->rx_ring,
+				   &conn->rx_cons,
+				   sock_flag(&smc->sk, SOCK_URGINLINE));
+		if (info.prod_flags & SMC_CDC_PROD_CONS_UPD_REQ)
+			conn->rx_upd_req = true;
+	}
+	upd = (conn->rx_urg.ack || conn->rx_upd_req) && !conn->released;
+	spin_unlock_bh(&conn->lock);
+	upd |= smc_close_atomic(smc, act);
+	if (urg & SMC_URG_EV_SIGNAL) {
+		/* sk_socket and its file stay while not orphaned */
+		read_lock_bh(&smc->sk.sk_callback_lock);
+		if (!sock_flag(&smc->sk, SOCK_DEAD))
+			sk_send_sigurg(&smc->sk);
+		read_unlock_bh(&smc->sk.sk_callback_lock);
+	}
+	smc_cdc_wake(&smc->sk);
+	if (upd)
+		smc_cdc_upd_queue(smc);
+out:
+	sock_put(&smc->sk);
+}
