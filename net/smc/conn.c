@@ -2,7 +2,7 @@
 /*
  * smcr: an SMC-R connection on a link group - its setup, its buffers and
  * the RMBE format, and its end (RFC 7609 4.1 - 4.4, 4.8). Its CDC messages
- * are cdc.c's.
+ * are cdc.c's, its sock_diag record diag.c's.
  *
  * Setup (from the CLC exchange): smc_conn_create() takes an RMB element
  * (at least the socket's receive buffer, 4.1) and an alert token;
@@ -24,7 +24,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/smc_diag.h>
 #include <linux/xarray.h>
 #include <smcr/cdc_wire.h>
 
@@ -426,77 +425,4 @@ void smc_conn_end(struct smc_sock *smc)
 void smc_conn_discard(struct smc_sock *smc)
 {
 	smc_conn_end(smc);
-}
-
-static void smc_conn_diag_curs(struct smc_diag_cursor *d, struct smc_cursor c)
-{
-	d->wrap = c.wrap;
-	d->count = c.count;
-}
-
-/* A GID as Linux's smc_diag shows it: eight 16-bit groups in hex */
-static void smc_conn_diag_gid(u8 *out, size_t size, const u8 *gid)
-{
-	char *p = (char *)out;
-	int i, n = 0;
-
-	for (i = 0; i < SMC_GID_LEN; i += 2)
-		n += scnprintf(p + n, size - n, "%s%02x%02x", i ? ":" : "",
-			       gid[i], gid[i + 1]);
-}
-
-/**
- * smc_conn_diag() - an SMC-R connection's state for sock_diag
- * @smc: a socket whose establishment ended in SMC-R (smc->hs read with
- *	acquire semantics: the connection is set up)
- * @ci: cursors, sizes and flags, as Linux's smc_diag reports them; the
- *	send buffer's prepared cursor is the end of the staged bytes, the
- *	sent and finished ones the producer cursor (writes complete in order)
- * @li: the link (role: 0 client, 1 server)
- *
- * Context: any; takes conn->lock.
- * Return: false if the connection has ended (nothing filled).
- */
-bool smc_conn_diag(struct smc_sock *smc, struct smc_diag_conninfo *ci,
-		   struct smc_diag_lgrinfo *li)
-{
-	struct smc_conn *conn = &smc->conn;
-	struct smc_link *lnk;
-
-	spin_lock_bh(&conn->lock);
-	if (!conn->lgr) {
-		spin_unlock_bh(&conn->lock);
-		return false;
-	}
-	lnk = conn->lnk;
-	ci->token = conn->token;
-	ci->sndbuf_size = conn->sb_ring.size;
-	ci->rmbe_size = conn->rx_ring.size;
-	ci->peer_rmbe_size = conn->tx_ring.size;
-	smc_conn_diag_curs(&ci->rx_prod, conn->rx_prod);
-	smc_conn_diag_curs(&ci->rx_cons, conn->tx_peer_cons);
-	smc_conn_diag_curs(&ci->tx_prod, conn->tx_prod);
-	smc_conn_diag_curs(&ci->tx_cons, conn->rx_cons_sent);
-	ci->rx_prod_flags = conn->peer_prod_flags;
-	ci->rx_conn_state_flags = conn->peer_flags;
-	ci->tx_prod_flags = conn->tx_urg |
-			    (conn->tx_blocked ? SMC_CDC_PROD_WRITE_BLOCKED : 0);
-	ci->tx_conn_state_flags = conn->sent_flags;
-	smc_conn_diag_curs(&ci->tx_prep, conn->tx_staged);
-	smc_conn_diag_curs(&ci->tx_sent, conn->tx_prod);
-	smc_conn_diag_curs(&ci->tx_fin, conn->tx_prod);
-	li->role = conn->lgr->server;
-	if (conn->lgr_gone)		/* the device may be gone */
-		goto out;
-	li->lnk[0].link_id = lnk->link_id;
-	strscpy(li->lnk[0].ibname, dev_name(&lnk->sdev->ibdev->dev),
-		sizeof(li->lnk[0].ibname));
-	li->lnk[0].ibport = lnk->port;
-	smc_conn_diag_gid(li->lnk[0].gid, sizeof(li->lnk[0].gid),
-			  lnk->local.gid);
-	smc_conn_diag_gid(li->lnk[0].peer_gid, sizeof(li->lnk[0].peer_gid),
-			  lnk->peer.gid);
-out:
-	spin_unlock_bh(&conn->lock);
-	return true;
 }

@@ -4,7 +4,9 @@
  * tools that list SMC sockets (smcss, ss-style tools) work with smcr.
  * The dump lists every SMC socket, also those created with IPPROTO_SMC
  * (inet.c); diag_family is the family of the TCP connection, AF_INET or
- * AF_INET6, for both kinds.
+ * AF_INET6, for both kinds. An SMC-R connection's cursors, flags and link
+ * (SMC_DIAG_CONNINFO, SMC_DIAG_LGRINFO) are read under conn->lock while
+ * its link group is set (smc_diag_conn()).
  */
 #include <linux/inet_diag.h>
 #include <linux/smc_diag.h>
@@ -49,6 +51,79 @@ static void smc_diag_fill_id(struct smc_diag_msg *r, struct sock *sk)
 		       sizeof(clcsk->sk_v6_daddr));
 #endif
 	}
+}
+
+static void smc_diag_curs(struct smc_diag_cursor *d, struct smc_cursor c)
+{
+	d->wrap = c.wrap;
+	d->count = c.count;
+}
+
+/* A GID as Linux's smc_diag shows it: eight 16-bit groups in hex */
+static void smc_diag_gid(u8 *out, size_t size, const u8 *gid)
+{
+	char *p = (char *)out;
+	int i, n = 0;
+
+	for (i = 0; i < SMC_GID_LEN; i += 2)
+		n += scnprintf(p + n, size - n, "%s%02x%02x", i ? ":" : "",
+			       gid[i], gid[i + 1]);
+}
+
+/**
+ * smc_diag_conn() - an SMC-R connection's state for sock_diag
+ * @smc: a socket whose establishment ended in SMC-R (smc->hs read with
+ *	acquire semantics: the connection is set up)
+ * @ci: cursors, sizes and flags, as Linux's smc_diag reports them; the
+ *	send buffer's prepared cursor is the end of the staged bytes, the
+ *	sent and finished ones the producer cursor (writes complete in order)
+ * @li: the link (role: 0 client, 1 server)
+ *
+ * Context: any; takes conn->lock.
+ * Return: false if the connection has ended (nothing filled).
+ */
+static bool smc_diag_conn(struct smc_sock *smc, struct smc_diag_conninfo *ci,
+			  struct smc_diag_lgrinfo *li)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_link *lnk;
+
+	spin_lock_bh(&conn->lock);
+	if (!conn->lgr) {
+		spin_unlock_bh(&conn->lock);
+		return false;
+	}
+	lnk = conn->lnk;
+	ci->token = conn->token;
+	ci->sndbuf_size = conn->sb_ring.size;
+	ci->rmbe_size = conn->rx_ring.size;
+	ci->peer_rmbe_size = conn->tx_ring.size;
+	smc_diag_curs(&ci->rx_prod, conn->rx_prod);
+	smc_diag_curs(&ci->rx_cons, conn->tx_peer_cons);
+	smc_diag_curs(&ci->tx_prod, conn->tx_prod);
+	smc_diag_curs(&ci->tx_cons, conn->rx_cons_sent);
+	ci->rx_prod_flags = conn->peer_prod_flags;
+	ci->rx_conn_state_flags = conn->peer_flags;
+	ci->tx_prod_flags = conn->tx_urg |
+			    (conn->tx_blocked ? SMC_CDC_PROD_WRITE_BLOCKED : 0);
+	ci->tx_conn_state_flags = conn->sent_flags;
+	smc_diag_curs(&ci->tx_prep, conn->tx_staged);
+	smc_diag_curs(&ci->tx_sent, conn->tx_prod);
+	smc_diag_curs(&ci->tx_fin, conn->tx_prod);
+	li->role = conn->lgr->server;
+	if (conn->lgr_gone)		/* the device may be gone */
+		goto out;
+	li->lnk[0].link_id = lnk->link_id;
+	strscpy(li->lnk[0].ibname, dev_name(&lnk->sdev->ibdev->dev),
+		sizeof(li->lnk[0].ibname));
+	li->lnk[0].ibport = lnk->port;
+	smc_diag_gid(li->lnk[0].gid, sizeof(li->lnk[0].gid),
+		     lnk->local.gid);
+	smc_diag_gid(li->lnk[0].peer_gid, sizeof(li->lnk[0].peer_gid),
+		     lnk->peer.gid);
+out:
+	spin_unlock_bh(&conn->lock);
+	return true;
 }
 
 static int smc_diag_fill(struct sock *sk, void *arg)
@@ -97,7 +172,7 @@ static int smc_diag_fill(struct sock *sk, void *arg)
 		struct smc_diag_conninfo ci = {};
 		struct smc_diag_lgrinfo li = {};
 
-		if (smc_conn_diag(smc, &ci, &li) &&
+		if (smc_diag_conn(smc, &ci, &li) &&
 		    (((ctx->ext & SMC_DIAG_EXT(CONNINFO)) &&
 		      nla_put(ctx->skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci)) ||
 		     ((ctx->ext & SMC_DIAG_EXT(LGRINFO)) &&

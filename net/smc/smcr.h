@@ -379,12 +379,6 @@ int smc_shutdown(struct socket *sock, int how);
 int smc_getname(struct socket *sock, struct sockaddr *addr, int peer);
 int smc_bind(struct socket *sock, struct sockaddr *addr, int alen);
 
-/* conn.c, for diag.c */
-struct smc_diag_conninfo;
-struct smc_diag_lgrinfo;
-bool smc_conn_diag(struct smc_sock *smc, struct smc_diag_conninfo *ci,
-		   struct smc_diag_lgrinfo *li);
-
 /* diag.c */
 int smc_diag_init(void);
 void smc_diag_exit(void);
