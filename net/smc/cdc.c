@@ -20,8 +20,9 @@
  * (close.c).
  *
  * Receive: smc_cdc_rx() (receive completion, a workqueue; it does not
- * sleep but for test_cdc_rx_delay_ms) finds the connection by alert token, validates both cursors
- * against the rings, takes them only forward and never past what this
+ * sleep but for test_cdc_rx_delay_ms) finds the connection by alert
+ * token, validates both cursors against the rings, takes them only
+ * forward and never past what this
  * side made available, feeds a new connection flag to the close state
  * machine (close.c) and wakes the socket. What needs the socket lock - the
  * close machine's actions, our consumer cursor when the peer asked for it
@@ -37,6 +38,8 @@
  * a received message or a send buffer, to widen races with a connection's
  * or a link's end.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/delay.h>
 #include <linux/xarray.h>
 #include <smcr/cdc_wire.h>

@@ -25,7 +25,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/xarray.h>
-#include <smcr/cdc_wire.h>
 
 #include "core.h"
 #include "smcr.h"
