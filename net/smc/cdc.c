@@ -22,9 +22,9 @@
  * Receive: smc_cdc_rx() (receive completion, a workqueue; it does not
  * sleep but for test_cdc_rx_delay_ms) finds the connection by alert
  * token, validates both cursors against the rings, takes them only
- * forward and never past what this
- * side made available, feeds a new connection flag to the close state
- * machine (close.c) and wakes the socket. What needs the socket lock - the
+ * forward and never past what this side made available, feeds a new
+ * connection flag to the close state machine (close.c) and wakes the
+ * socket. What needs the socket lock - the
  * close machine's actions, our consumer cursor when the peer asked for it
  * (4.5.1) or an urgent byte was skipped (4.7.5) - smc_cdc_upd_queue()
  * hands to smc_cdc_upd_work().
