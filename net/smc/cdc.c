@@ -24,10 +24,9 @@
  * token, validates both cursors against the rings, takes them only
  * forward and never past what this side made available, feeds a new
  * connection flag to the close state machine (close.c) and wakes the
- * socket. What needs the socket lock - the
- * close machine's actions, our consumer cursor when the peer asked for it
- * (4.5.1) or an urgent byte was skipped (4.7.5) - smc_cdc_upd_queue()
- * hands to smc_cdc_upd_work().
+ * socket. What needs the socket lock - the close machine's actions, our
+ * consumer cursor when the peer asked for it (4.5.1) or an urgent byte
+ * was skipped (4.7.5) - smc_cdc_upd_queue() hands to smc_cdc_upd_work().
  *
  * Locking: conn->lock guards the cursors and flags (core.h). The
  * connection's elements are touched only under it and while conn->lgr is
