@@ -1,13 +1,14 @@
 #!/bin/bash
-# DESC: smcr <-> Linux smc.ko: a long SMC-R stream a->b (256 MiB in make check, 1 GiB in the soak tier, 64 MiB on the debug kernel), SMC-R on both sides, FNV checksums equal on both ends
+# DESC: smcr <-> Linux smc.ko: a 256 MiB SMC-R stream a->b (64 MiB on the debug kernel), SMC-R on both sides, FNV checksums equal on both ends
 # SMOKE: no
 # DEBUG: no
 # PEER: yes
 # TIMEOUT: 900
 #
 # One VM runs smcr, the other Linux's in-tree SMC (selftests/run --interop).
-# A sink of 256 MiB (1 GiB in the soak tier, 64 MiB on the debug kernel;
-# 256 MiB still wraps the RMBE thousands of times), 256 KiB per send, from a's
+# A sink of 256 MiB (64 MiB on the debug kernel; until 2026-11-28 1 GiB,
+# 73 s per role: 256 MiB still wraps the RMBE a thousand times or more),
+# 256 KiB per send, from a's
 # client to b's server. make check runs the group with Linux on b and then
 # on a, so each implementation sends and receives the whole volume over
 # RDMA (ST_BOTH_WAYS=1 adds b's client to a's server in one run).
@@ -22,7 +23,7 @@
 source "$ST_DIR/lib.sh"
 st_need_rxe
 P=$ST_PORT
-B=$(st_size 256M 64M 1G)
+B=$(st_size 256M 64M)
 want=$(numfmt --from=iec "$B")
 
 # recv DIR PORT: the receiving end of DIR; publishes "BYTES FNV"
