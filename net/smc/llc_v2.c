@@ -23,7 +23,12 @@
  * it: the receive completion's byte count is the length.
  *
  * Messages longer than 44 bytes (the receive side keeps one 8 KiB tail per
- * link, wr.c):
+ * link, wr.c, as Linux does). A long message that arrives before the
+ * previous one was handled overwrites that one's tail, which is then read
+ * with the later bytes: a known limit, not yet fixed. Linux sends one long
+ * message at a time (each answers or awaits a reply); a peer that sends
+ * them back to back confuses only its own link group, and the parsers
+ * below bound what they read by the message's own length.
  * - ADD LINK, request and reply, carries the RKey pairs of every RMB the
  *   peer knows in an extension after its 44 bytes, where version 1 sends
  *   ADD LINK CONTINUATIONs (A.3.3): smc_llc_v2_add_link_rkeys() reads

@@ -260,14 +260,22 @@ const std::vector<Script> &v2_scripts()
 					 m[71] = static_cast<uint8_t>(count >> 8);
 					 return m;
 				 };
-				 q.send_raw(ext(72 + 16, 0xffff));
-				 q.send_raw(ext(72 + 16 + 5, 1));
-				 q.send_raw(ext(72 + 16, 255));
+				 // one at a time: smcr keeps one 8 KiB receive tail per
+				 // link (wr.c), which the next long message overwrites -
+				 // back to back, one would be read with the next one's
+				 // extension (seen here: the 0xffff count taken for 255)
+				 auto one = [&](const Bytes &m) {
+					 q.send_raw(m);
+					 q.pump_for(300);
+				 };
+				 one(ext(72 + 16, 0xffff));
+				 one(ext(72 + 16 + 5, 1));
+				 one(ext(72 + 16, 255));
 				 std::mt19937 rng(static_cast<uint32_t>(c.seed));
 				 Bytes big = ext(72 + 16 * 255, 255);
 				 for (size_t i = 72; i < big.size(); ++i)
 					 big[i] = static_cast<uint8_t>(rng());
-				 q.send_raw(big);
+				 one(big);
 			 });
 		 }},
 	};
