@@ -1002,17 +1002,10 @@ const std::vector<Script> &scripts()
 		 "exchange is byte-exact",
 		 [](Peer &p, const Config &c) {
 			 constexpr unsigned kFlood = 256, kMaxReplies = 64;
-			 auto replies = [&] { return p.llc_replies(wire::kConfirmRkey); };
 			 for (unsigned i = 0; i < kFlood; ++i)
 				 p.send_msg(wire::llc_build(wire::kConfirmRkey, 0));
 			 // until the replies stop: 2 s without one
-			 for (unsigned n = replies();;) {
-				 p.pump_for(2000);
-				 if (replies() == n)
-					 break;
-				 n = replies();
-			 }
-			 unsigned n = replies();
+			 unsigned n = p.pump_until_replies_stop(wire::kConfirmRkey, 2000);
 			 say("llc-flood: " + std::to_string(n) + " of " + std::to_string(kFlood) +
 			     " CONFIRM RKEY requests answered");
 			 if (n >= kMaxReplies)

@@ -224,6 +224,17 @@ public:
 	uint64_t tx_peer_cons() const { return tx_peer_cons_; }
 	uint8_t peer_conn_flags() const { return peer_conn_flags_; }
 	const std::vector<LlcSeen> &llc_seen() const { return llc_; }
+	// Pumps until no new reply of this type came for quiet_ms; returns
+	// llc_replies(type) then (the end of an answered flood).
+	unsigned pump_until_replies_stop(uint8_t type, uint64_t quiet_ms)
+	{
+		for (unsigned n = llc_replies(type);;) {
+			pump_for(quiet_ms);
+			if (llc_replies(type) == n)
+				return n;
+			n = llc_replies(type);
+		}
+	}
 	// LLC replies of this type smcr sent (TEST LINK's are not kept)
 	unsigned llc_replies(uint8_t type) const
 	{

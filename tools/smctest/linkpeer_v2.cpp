@@ -215,12 +215,7 @@ const std::vector<Script> &v2_scripts()
 			 for (unsigned i = 0; i < kFlood; ++i)
 				 p.send_raw(req_add_link({g}));
 			 const uint64_t sent = now_ms();
-			 for (unsigned n = replies();;) {
-				 p.pump_for(1000);
-				 if (replies() == n)
-					 break;
-				 n = replies();
-			 }
+			 p.pump_until_replies_stop(wire::kReqAddLink, 1000);
 			 uint64_t last = 0;
 			 for (const LlcSeen &l : p.llc_seen())
 				 if (l.type == wire::kReqAddLink)
