@@ -27,7 +27,11 @@
 #   make dkms            (root) register with DKMS (dkms-add) and install
 #                        for KVER; make dkms-remove undoes both
 #
-# W=1 and C=1 are passed to Kbuild. KDIR picks the kernel build tree, or
+# W=1 and C=1 are passed to Kbuild, and so is SMCR_TEST_HOOKS=y, which
+# builds the test hooks in (net/smc/test_hooks.h: the test_* module
+# parameters the selftests need). make check, make soak and make fuzz set
+# it themselves; make, make module and DKMS builds have no test hooks, and
+# make install refuses a module built with them. KDIR picks the kernel build tree, or
 # KVER=<release> for /lib/modules/<release>/build.
 
 SHELL := /bin/bash
@@ -82,6 +86,10 @@ DKMS_FILES := dkms.conf Makefile $(KSRC)
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 DEBUG_KERNEL := tools/testing/vm/debug-kernel.sh
+
+# The test targets build smcr.ko with its test hooks, in their own make and
+# in every make they run (check.sh's module-debug, static checks).
+check soak fuzz: export SMCR_TEST_HOOKS := y
 
 .PHONY: all module modules-all modules-stock module-debug tools deps check soak fuzz demo bench clean \
 	checkpatch help install install-module install-tools uninstall \
@@ -184,6 +192,8 @@ install: install-module install-tools
 
 install-module:
 	@test -f $(MOD_BUILT) || { echo "$(MOD_BUILT) missing: run 'make module KDIR=$(KDIR)' first" >&2; exit 1; }
+	@! modinfo -F parm $(MOD_BUILT) | grep -q '^test_' || \
+		{ echo "$(MOD_BUILT) has the test hooks (built by make check): run 'make module KDIR=$(KDIR)' first" >&2; exit 1; }
 	install -D -m 644 $(MOD_BUILT) $(MOD_DEST)/smcr.ko
 	$(if $(DEST),,depmod -a $(KVER))
 

@@ -45,19 +45,9 @@
 
 #include "core.h"
 #include "smcr.h"
+#include "test_hooks.h"
 
 #define SMC_CDC_CONN_DONE	(SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)
-
-static unsigned int smc_test_cdc_rx_delay_ms;
-module_param_named(test_cdc_rx_delay_ms, smc_test_cdc_rx_delay_ms, uint,
-		   0644);
-MODULE_PARM_DESC(test_cdc_rx_delay_ms,
-		 "TEST ONLY: hold every received CDC message this long (at most 2000 ms) between finding its connection and applying it, to widen races with the connection's end (default 0)");
-
-static unsigned int smc_test_tx_hold_ms;
-module_param_named(test_tx_hold_ms, smc_test_tx_hold_ms, uint, 0644);
-MODULE_PARM_DESC(test_tx_hold_ms,
-		 "TEST ONLY: hold each CDC message's send buffer this long (at most 2000 ms) before filling it, to widen races with the link's teardown (default 0)");
 
 /**
  * smc_cdc_send() - send a CDC message with the current cursors
@@ -141,9 +131,9 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	unsigned int hold;
 	int rc;
 
-	hold = READ_ONCE(smc_test_tx_hold_ms);
+	hold = smc_test(tx_hold_ms);
 	if (unlikely(hold))
-		msleep(min(hold, 2000U));
+		msleep(hold);
 	spin_lock_bh(&conn->lock);
 	/*
 	 * A.4: nothing after our C or A (callers check; this is the last
@@ -342,9 +332,9 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	xa_unlock_bh(&lgr->conns_xa);
 	if (!smc)
 		return;
-	delay = READ_ONCE(smc_test_cdc_rx_delay_ms);
+	delay = smc_test(cdc_rx_delay_ms);
 	if (unlikely(delay))		/* receive completions run in a work */
-		msleep(min(delay, 2000U));
+		msleep(delay);
 	conn = &smc->conn;
 	spin_lock_bh(&conn->lock);
 	rx_ring = conn->rx_ring;

@@ -746,6 +746,9 @@ void smc_lgr_conn_put(struct smc_link_group *lgr);
 void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 		       const char *why);
 void smc_lgr_retire(struct smc_link_group *lgr);
+#ifdef SMCR_TEST_HOOKS
+void smc_lgr_expire_idle(void);
+#endif
 int smc_lgr_walk(int (*fn)(struct smc_link_group *lgr, void *arg),
 		 void *arg, u32 *gen);
 int smc_lgr_init(void);

@@ -81,29 +81,23 @@
 
 #include "core.h"
 #include "smcr.h"
+#include "test_hooks.h"
 
 static bool smc_data_path = true;
 module_param_named(data_path, smc_data_path, bool, 0644);
 MODULE_PARM_DESC(data_path,
 		 "Move data over SMC-R once the link is up (N: continue over TCP after the link; both peers must agree; default Y)");
 
-static bool smc_test_clc_without_option;
-module_param_named(test_clc_without_option, smc_test_clc_without_option,
-		   bool, 0644);
-MODULE_PARM_DESC(test_clc_without_option,
-		 "TEST ONLY: run CLC even if the peer's TCP handshake lacked the SMC option (default off)");
-
 /**
  * smc_hs_wanted() - does the connection go through the CLC exchange?
  * @smc: socket whose clcsock just connected
  *
  * Return: true if both sides offered SMC in the TCP handshake (or the
- * test-only parameter test_clc_without_option is set).
+ * test hook test_clc_without_option is set).
  */
 bool smc_hs_wanted(const struct smc_sock *smc)
 {
-	return smc_clcsock_peer_smc(smc) ||
-	       READ_ONCE(smc_test_clc_without_option);
+	return smc_clcsock_peer_smc(smc) || smc_test(clc_without_option);
 }
 
 /* Everything one exchange needs; too big for a worker's stack. */

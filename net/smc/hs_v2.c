@@ -35,43 +35,19 @@
  * when it does, and declines with NOINDIRECT when the server claims a
  * router but the client has none. NOROUTE is for no route at all.
  *
- * The test-only parameter test_clc_version makes a side offer and accept
+ * The test hook test_clc_version makes a side offer and accept
  * only one version (1 or 2; 0, the default, is both), so that the version
  * 1 path stays tested on RoCE v2 devices and a version mismatch can be
  * produced.
  */
 #include <linux/minmax.h>
-#include <linux/moduleparam.h>
 #include <linux/smcr.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 
 #include "core.h"
 #include "smcr.h"
-
-static int smc_test_clc_version;
-
-static int smc_clc_version_set(const char *val, const struct kernel_param *kp)
-{
-	int v, rc = kstrtoint(val, 0, &v);
-
-	if (rc)
-		return rc;
-	if (v < 0 || v > SMC_CLC_V2)
-		return -EINVAL;
-	WRITE_ONCE(*(int *)kp->arg, v);
-	return 0;
-}
-
-static const struct kernel_param_ops smc_clc_version_ops = {
-	.set	= smc_clc_version_set,
-	.get	= param_get_int,
-};
-
-module_param_cb(test_clc_version, &smc_clc_version_ops,
-		&smc_test_clc_version, 0644);
-MODULE_PARM_DESC(test_clc_version,
-		 "TEST ONLY: SMC-R versions offered and accepted: 0 both, 1 or 2 only that one (default 0)");
+#include "test_hooks.h"
 
 /**
  * smc_hs_v2_local() - can this side do SMC-R version 2 on a connection?
@@ -82,7 +58,7 @@ MODULE_PARM_DESC(test_clc_version,
 void smc_hs_v2_local(struct smc_sock *smc, const struct smc_offer *offer,
 		     struct smc_hs_v2 *v2)
 {
-	int mode = READ_ONCE(smc_test_clc_version);
+	unsigned int mode = smc_test(clc_version);
 
 	memset(v2, 0, sizeof(*v2));
 	v2->v1 = mode != SMC_CLC_V2;

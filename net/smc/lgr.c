@@ -28,7 +28,6 @@
 
 #include <linux/delay.h>
 #include <linux/mm.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -179,22 +178,18 @@ static void smc_lgr_linger_expired(struct work_struct *work)
 		smc_lgr_terminated(lgr);
 }
 
-/*
- * TEST ONLY: writing Y to test_lgr_expire_idle ends the linger of every idle
- * link group now, a client's a second later (a server's DELETE LINK usually
- * ends it first, as when its lgr_linger_ms runs out): a selftest that needs
- * no link group starts without waiting out the earlier tests' lingers.
+#ifdef SMCR_TEST_HOOKS
+/**
+ * smc_lgr_expire_idle() - end the linger of every idle link group now
+ *
+ * The test hook test_lgr_expire_idle: a server's now, a client's a second
+ * later (a server's DELETE LINK usually ends it first, as when its
+ * lgr_linger_ms runs out).
  */
-static int smc_lgr_expire_idle_set(const char *val,
-				   const struct kernel_param *kp)
+void smc_lgr_expire_idle(void)
 {
 	struct smc_link_group *lgr;
-	bool now;
-	int rc;
 
-	rc = kstrtobool(val, &now);
-	if (rc || !now)
-		return rc;
 	mutex_lock(&smc_lgr_mutex);
 	list_for_each_entry(lgr, &smc_lgr_list, list) {
 		spin_lock_bh(&lgr->lock);
@@ -204,16 +199,8 @@ static int smc_lgr_expire_idle_set(const char *val,
 		spin_unlock_bh(&lgr->lock);
 	}
 	mutex_unlock(&smc_lgr_mutex);
-	return 0;
 }
-
-static const struct kernel_param_ops smc_lgr_expire_idle_ops = {
-	.set	= smc_lgr_expire_idle_set,
-};
-
-module_param_cb(test_lgr_expire_idle, &smc_lgr_expire_idle_ops, NULL, 0200);
-MODULE_PARM_DESC(test_lgr_expire_idle,
-		 "TEST ONLY: write Y to end the linger of every idle link group now");
+#endif
 
 /*
  * After our DELETE LINK the links stay up this long: the peer ends its

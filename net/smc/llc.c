@@ -33,30 +33,18 @@
 
 #include <linux/delay.h>
 #include <linux/jiffies.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "core.h"
 #include "smcr.h"
-
-static bool smc_test_ignore_test_link;
-module_param_named(test_ignore_test_link, smc_test_ignore_test_link, bool,
-		   0644);
-MODULE_PARM_DESC(test_ignore_test_link,
-		 "TEST ONLY: do not answer TEST LINK requests (default off)");
-
-static unsigned int smc_test_llc_work_delay_ms;
-module_param_named(test_llc_work_delay_ms, smc_test_llc_work_delay_ms, uint,
-		   0644);
-MODULE_PARM_DESC(test_llc_work_delay_ms,
-		 "TEST ONLY: the LLC work waits this long (at most 2000 ms) before each queued request of the peer, so that a flood meets the queue's bound (default 0)");
+#include "test_hooks.h"
 
 static void smc_llc_test_delay(void)
 {
-	unsigned int delay = READ_ONCE(smc_test_llc_work_delay_ms);
+	unsigned int delay = smc_test(llc_work_delay_ms);
 
 	if (unlikely(delay))
-		msleep(min(delay, 2000U));
+		msleep(delay);
 }
 
 /*
@@ -143,7 +131,7 @@ static void smc_llc_answer_test_link(struct smc_link *lnk,
 {
 	struct smc_llc_msg_info resp = *req;
 
-	if (READ_ONCE(smc_test_ignore_test_link))
+	if (smc_test(ignore_test_link))
 		return;
 	resp.response = true;
 	/* no free send buffer: the peer's probe times out and it retries */

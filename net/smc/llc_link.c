@@ -48,23 +48,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "core.h"
 #include "smcr.h"
-
-static unsigned int smc_test_add_link_hold_ms;
-module_param_named(test_add_link_hold_ms, smc_test_add_link_hold_ms, uint,
-		   0644);
-MODULE_PARM_DESC(test_add_link_hold_ms,
-		 "TEST ONLY: the server's ADD LINK flow waits this long (at most 5000 ms) before its ADD LINK, so that the client's requests meet it (default 0)");
-
-static unsigned int smc_test_add_link_fail_ms;
-module_param_named(test_add_link_fail_ms, smc_test_add_link_fail_ms, uint,
-		   0644);
-MODULE_PARM_DESC(test_add_link_fail_ms,
-		 "TEST ONLY: a client's ADD LINK flow fails this long (at most 10000 ms) after its CONFIRM LINK reply went out, as if that send had failed (default 0: off)");
+#include "test_hooks.h"
 
 /* After a failed ADD LINK flow, the client's hints wait this long */
 #define SMC_LLC_ADD_LINK_BACKOFF_MS	1000
@@ -656,9 +644,9 @@ void smc_llc_add_link_work(struct work_struct *work)
 				  ref->roce_v2, NULL, &pick);
 	if (rc)
 		goto out;	/* one port: the link group stays single */
-	hold = READ_ONCE(smc_test_add_link_hold_ms);
+	hold = smc_test(add_link_hold_ms);
 	if (unlikely(hold))
-		msleep(min(hold, 5000U));
+		msleep(hold);
 	rc = smc_llc_add_link_server(ref, lnk, &pick);
 	if (rc) {
 		pr_info("link group %u: no second link: %d\n", lgr->id, rc);
@@ -706,11 +694,11 @@ void smc_llc_add_link_queue(struct smc_link_group *lgr)
 /* TEST ONLY: -EIO test_add_link_fail_ms after the client's reply */
 static int smc_llc_test_add_link_fail(void)
 {
-	unsigned int ms = READ_ONCE(smc_test_add_link_fail_ms);
+	unsigned int ms = smc_test(add_link_fail_ms);
 
 	if (likely(!ms))
 		return 0;
-	msleep(min(ms, 10000U));
+	msleep(ms);
 	return -EIO;
 }
 

@@ -26,16 +26,12 @@
 #include <net/sock.h>
 
 #include "smcr.h"
+#include "test_hooks.h"
 
 static bool smc_use_roce = true;
 module_param_named(use_roce, smc_use_roce, bool, 0644);
 MODULE_PARM_DESC(use_roce,
 		 "Offer SMC-R on RoCE devices (N: new connections decline with NOSMCRDEV; default Y)");
-
-static bool smc_test_fake_offer;
-module_param_named(test_fake_offer, smc_test_fake_offer, bool, 0644);
-MODULE_PARM_DESC(test_fake_offer,
-		 "TEST ONLY: offer a made-up RoCE device so CLC runs to Accept (default off)");
 
 static int smc_prefixes_v4(struct net_device *dev, __be32 addr,
 			   struct smc_clc_prefixes *p)
@@ -143,7 +139,7 @@ u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer)
 	struct net_device *dev = NULL;
 	u32 code = 0;
 
-	bool fake = READ_ONCE(smc_test_fake_offer);
+	bool fake = smc_test(fake_offer);
 
 	memset(offer, 0, sizeof(*offer));
 	if (smc_clcsock_tcp_only(smc))

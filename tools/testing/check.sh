@@ -22,7 +22,9 @@
 #   linux-a|b" with Linux on that role only)
 #
 # Expects the top-level Makefile to have built build/mod/<kver>/smcr.ko for
-# the stock kernels and build/tools/.
+# the stock kernels, with the test hooks (SMCR_TEST_HOOKS=y, as make check
+# builds them), and build/tools/. The debug kernel's module it builds
+# itself, with them too.
 # Ends with exactly one line "N passed, N failed" (ctest tests, static
 # checks, KUnit cases + selftests, all kernels; a VM run failing on a kernel
 # splat/leak/taint, an infrastructure failure (Soft-RoCE not up included),
@@ -31,6 +33,8 @@
 # count as one failure each) and exits non-zero on any failure or if no
 # test ran.
 set -euo pipefail
+# the selftests need the test hooks (net/smc/test_hooks.h)
+export SMCR_TEST_HOOKS=y
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tree=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null) || tree=$(cd "$here/../.." && pwd)
@@ -264,9 +268,11 @@ if [[ $ctest == 1 ]]; then
 fi
 
 # Static checks, counted as tests: checkpatch --strict on every kernel
-# source (make checkpatch) and sparse (C=1) with W=1 on the module for stock
-# 6.12, in an output tree of its own (build/static) so that every file is
-# compiled and checked. They run in the background while the VMs run, as
+# source (make checkpatch); sparse (C=1) with W=1 on the module for stock
+# 6.12, test hooks in, in an output tree of its own (build/static) so that
+# every file is compiled and checked; and the production build for stock
+# 6.12 (make module: no test hooks, W=1, build/prod), which must be free of
+# warnings and list no test_* parameter. They run in the background while the VMs run, as
 # SCHED_IDLE (see Makefile, check), and are counted at the end
 # (static_collect).
 static_pids=()
@@ -283,7 +289,13 @@ static_start() {
 	(t0=$SECONDS; cd "$tree" && rm -rf build/static &&
 	 chrt --idle 0 nice -n 19 make --no-print-directory BUILD="$tree/build/static" module \
 		KDIR="${kdir:-/nonexistent}" W=1 C=1 >"$logdir/static/sparse.log" 2>&1
-	 echo "$? $((SECONDS - t0))" >"$logdir/static/sparse.rc") &
+	 echo "$? $((SECONDS - t0))" >"$logdir/static/sparse.rc"
+	 t0=$SECONDS
+	 rm -rf build/prod &&
+	 chrt --idle 0 nice -n 19 env -u SMCR_TEST_HOOKS make --no-print-directory BUILD="$tree/build/prod" \
+		module KDIR="${kdir:-/nonexistent}" W=1 SMCR_TEST_HOOKS= >"$logdir/static/prod.log" 2>&1 &&
+	 modinfo -F parm build/prod/mod/*/smcr.ko >"$logdir/static/prod.parm" 2>&1
+	 echo "$? $((SECONDS - t0))" >"$logdir/static/prod.rc") &
 	static_pids+=($!)
 }
 
@@ -305,6 +317,15 @@ static_collect() {
 	grep -q 'CHECK ' "$logdir/static/sparse.log" || { rc=1; echo "  sparse: no file was checked"; }
 	host_test "host: sparse C=1 W=1 (6.12)" "$((rc == 0 && n == 0))" "no warning" \
 		"$n warning(s), build exit $rc (see $logdir/static/sparse.log)"
+	read -r rc secs <"$logdir/static/prod.rc" || rc=1 secs=0
+	start=$((SECONDS - secs))
+	n=$(grep -cE '^[^ ]+:[0-9]+:([0-9]+:)? (warning|error):' "$logdir/static/prod.log" || true)
+	grep -E '^[^ ]+:[0-9]+:([0-9]+:)? (warning|error):' "$logdir/static/prod.log" | head -n 20 | sed 's/^/  production build: /' || true
+	hooks=$(grep -c '^test_' "$logdir/static/prod.parm" 2>/dev/null || true)
+	grep -q '^use_roce:' "$logdir/static/prod.parm" 2>/dev/null || { rc=1; echo "  production build: modinfo lists no use_roce"; }
+	host_test "host: production build W=1 (6.12), no test_* parameter" \
+		"$((rc == 0 && n == 0 && ${hooks:-1} == 0))" "no warning, no test hook" \
+		"$n warning(s), ${hooks:-?} test_* parameter(s), exit $rc (see $logdir/static/prod.log, prod.parm)"
 }
 # With the debug kernel in the run, they start once it is built: as
 # SCHED_IDLE as its background build, they would take the CPU that build
