@@ -1361,6 +1361,34 @@ static void llc_collision_table(struct kunit *test)
 }
 
 /*
+ * Every flow smcr runs has a row, and every row a cell for every request:
+ * a cell left out of the table is an error here, not "process" in the
+ * kernel (which refuses it and ends the link group). Every row answers
+ * TEST LINK at once.
+ */
+static void llc_collision_complete(struct kunit *test)
+{
+	const struct smc_llc_collision *c;
+	unsigned int f, e;
+
+	for (f = 0; f < SMC_LLC_FLOW_CNT; f++) {
+		for (e = 0; e < SMC_LLC_EV_CNT; e++) {
+			c = smc_llc_collision_lookup(f, e);
+			KUNIT_EXPECT_NOT_NULL_MSG(test, c, "flow %u, event %u",
+						  f, e);
+			if (c)
+				KUNIT_EXPECT_NE_MSG(test, c->action,
+						    SMC_LLC_ACT_UNDEFINED,
+						    "flow %u, event %u", f, e);
+		}
+		c = smc_llc_collision_lookup(f, SMC_LLC_EV_TEST_LINK);
+		if (c)
+			KUNIT_EXPECT_EQ_MSG(test, c->action, SMC_LLC_ACT_REPLY,
+					    "flow %u", f);
+	}
+}
+
+/*
  * The server numbers a new link with the lowest number no other link of
  * the link group has; a free slot (0) takes none.
  */
@@ -1550,6 +1578,7 @@ static struct kunit_case smcr_llc_cases[] = {
 	KUNIT_CASE(llc_parse_lenient_body),
 	KUNIT_CASE(llc_check_sender_table),
 	KUNIT_CASE(llc_collision_table),
+	KUNIT_CASE(llc_collision_complete),
 	KUNIT_CASE(llc_link_num_next),
 	KUNIT_CASE(llc_lgr_type),
 	KUNIT_CASE(llc_event_mapping),

@@ -228,6 +228,7 @@ enum smc_llc_event {
 
 /* What the receiver of a colliding request does */
 enum smc_llc_action {
+	SMC_LLC_ACT_UNDEFINED,	/* a cell the table lacks: never looked up */
 	SMC_LLC_ACT_PROCESS,	/* handle it now (no collision) */
 	SMC_LLC_ACT_REPLY,	/* answer it at once, the flow goes on */
 	SMC_LLC_ACT_QUEUE,	/* handle it when the flow is complete */

@@ -309,7 +309,11 @@ static bool smc_llc_handle(struct smc_llc_qentry *qe)
 		return true;	/* a continuation of no flow of ours */
 	spin_lock_bh(&lgr->lock);
 	col = smc_llc_collision_lookup(lgr->llc_flow, ev);
-	action = col ? col->action : SMC_LLC_ACT_PROCESS;
+	/* every flow's row is complete (KUnit: llc_collision_complete) */
+	if (WARN_ON_ONCE(!col))
+		action = SMC_LLC_ACT_TERMINATE;
+	else
+		action = col->action;
 	if (action == SMC_LLC_ACT_QUEUE) {
 		lgr->llc_held = true;
 		spin_lock(&lgr->llc_rx_lock);

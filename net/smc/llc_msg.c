@@ -146,9 +146,11 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
 /*
  * The collision table (RFC 7609 3.5.5.3): (flow of ours in progress,
  * request from the peer) -> action; smc_llc_handle() runs it with the
- * link group's llc_flow. A row exists for each flow smcr runs; every row
- * answers TEST LINK at once (it is answered on receipt and never looked
- * up; the cell marks the row as defined).
+ * link group's llc_flow. A row exists for each flow smcr runs, with a
+ * cell for each request: a cell left out is SMC_LLC_ACT_UNDEFINED, which
+ * the lookup refuses and the KUnit suite finds (llc_collision_complete).
+ * Every row answers TEST LINK at once (it is answered on receipt and
+ * never looked up).
  *
  * SMC_LLC_FLOW_NONE: nothing collides, every request is handled, DELETE
  * LINK of all links ends the link group.
@@ -877,8 +879,8 @@ int smc_llc_event_of(const struct smc_llc_msg_info *info, bool from_server)
  * @event: the request, see smc_llc_event_of()
  *
  * Return: the cell of the collision table (RFC 7609 3.5.5.3), or NULL if
- * @event is out of range or the table has no row for @flow (a flow smcr
- * does not run).
+ * @event is out of range or the table has no cell for it in @flow's row
+ * (a flow smcr does not run, or a cell left out: a bug).
  */
 const struct smc_llc_collision *
 smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
@@ -887,9 +889,7 @@ smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
 
 	if ((unsigned int)flow >= rows || (unsigned int)event >= SMC_LLC_EV_CNT)
 		return NULL;
-	/* a row without its TEST LINK cell is not defined */
-	if (smc_llc_collisions[flow][SMC_LLC_EV_TEST_LINK].action !=
-	    SMC_LLC_ACT_REPLY)
+	if (smc_llc_collisions[flow][event].action == SMC_LLC_ACT_UNDEFINED)
 		return NULL;
 	return &smc_llc_collisions[flow][event];
 }
