@@ -13,7 +13,7 @@ static void reason_known(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, smc_reason_name(SMC_CLC_DECL_NOSMCRDEV),
 			   "no usable RoCE device");
 	KUNIT_EXPECT_STREQ(test, smc_reason_name(SMC_CLC_DECL_PEERDECL),
-			   "peer declined");
+			   "peer sent a CLC Decline");
 }
 
 static void reason_none_and_unknown(struct kunit *test)

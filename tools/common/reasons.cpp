@@ -12,36 +12,10 @@
 namespace smcr {
 namespace {
 
+// <linux/smcr_reasons.h> is the one list of the codes and their texts.
 constexpr std::array kReasons = {
-	ReasonInfo{SMC_CLC_DECL_MEM, "MEM", "insufficient memory"},
-	ReasonInfo{SMC_CLC_DECL_TIMEOUT_CL, "TIMEOUT_CL", "timeout waiting for CONFIRM LINK"},
-	ReasonInfo{SMC_CLC_DECL_TIMEOUT_AL, "TIMEOUT_AL", "timeout waiting for ADD LINK"},
-	ReasonInfo{SMC_CLC_DECL_CNFERR, "CNFERR", "configuration error"},
-	ReasonInfo{SMC_CLC_DECL_PEERNOSMC, "PEERNOSMC", "peer is plain TCP (no SMC option in its SYN)"},
-	ReasonInfo{SMC_CLC_DECL_IPSEC, "IPSEC", "IPsec in use"},
-	ReasonInfo{SMC_CLC_DECL_NOSMCDEV, "NOSMCDEV", "no SMC device"},
-	ReasonInfo{SMC_CLC_DECL_NOSMCRDEV, "NOSMCRDEV", "no SMC-R device"},
-	ReasonInfo{SMC_CLC_DECL_NOV2EXT, "NOV2EXT", "peer sent no CLC v2 extension"},
-	ReasonInfo{SMC_CLC_DECL_NOUEID, "NOUEID", "no common user EID (SMC-R v2)"},
-	ReasonInfo{SMC_CLC_DECL_RELEASEERR, "RELEASEERR", "SMC release negotiation failed"},
-	ReasonInfo{SMC_CLC_DECL_MAXCONNERR, "MAXCONNERR", "max connections negotiation failed"},
-	ReasonInfo{SMC_CLC_DECL_MAXLINKERR, "MAXLINKERR", "max links negotiation failed"},
-	ReasonInfo{SMC_CLC_DECL_MODEUNSUPP, "MODEUNSUPP", "no common SMC mode"},
-	ReasonInfo{SMC_CLC_DECL_RMBE_EC, "RMBE_EC", "peer uses an RMBE eye catcher"},
-	ReasonInfo{SMC_CLC_DECL_OPTUNSUPP, "OPTUNSUPP", "socket option not supported"},
-	ReasonInfo{SMC_CLC_DECL_DIFFPREFIX, "DIFFPREFIX", "IP subnet/prefix mismatch"},
-	ReasonInfo{SMC_CLC_DECL_GETVLANERR, "GETVLANERR", "VLAN of the IP device unknown"},
-	ReasonInfo{SMC_CLC_DECL_NOACTLINK, "NOACTLINK", "no active link in link group"},
-	ReasonInfo{SMC_CLC_DECL_NOSRVLINK, "NOSRVLINK", "server's link not found"},
-	ReasonInfo{SMC_CLC_DECL_VERSMISMAT, "VERSMISMAT", "SMC version mismatch"},
-	ReasonInfo{SMC_CLC_DECL_NOROUTE, "NOROUTE", "no route to the peer's RoCE GID (SMC-R v2)"},
-	ReasonInfo{SMC_CLC_DECL_NOINDIRECT, "NOINDIRECT", "peer's direct/indirect route claim is wrong"},
-	ReasonInfo{SMC_CLC_DECL_SYNCERR, "SYNCERR", "CLC synchronization error"},
-	ReasonInfo{SMC_CLC_DECL_PEERDECL, "PEERDECL", "peer sent a CLC Decline"},
-	ReasonInfo{SMC_CLC_DECL_INTERR, "INTERR", "internal error"},
-	ReasonInfo{SMC_CLC_DECL_ERR_RTOK, "ERR_RTOK", "remote token handling failed"},
-	ReasonInfo{SMC_CLC_DECL_ERR_RDYLNK, "ERR_RDYLNK", "link not ready"},
-	ReasonInfo{SMC_CLC_DECL_ERR_REGBUF, "ERR_REGBUF", "buffer registration failed"},
+#define SMC_CLC_DECL_REASON(name, text) ReasonInfo{SMC_CLC_DECL_##name, #name, text},
+#include <linux/smcr_reasons.h>
 };
 
 static_assert(std::is_sorted(kReasons.begin(), kReasons.end(),

@@ -25,35 +25,36 @@
 /*
  * Fallback reasons (CLC Decline peer diagnosis codes). A socket that uses
  * TCP records one of these; sock_diag reports it in SMC_DIAG_FALLBACK.
+ * <linux/smcr_reasons.h> lists them with their names and texts.
  */
-#define SMC_CLC_DECL_MEM	0x01010000	/* insufficient memory */
-#define SMC_CLC_DECL_TIMEOUT_CL	0x02010000	/* timeout waiting for CONFIRM LINK */
-#define SMC_CLC_DECL_TIMEOUT_AL	0x02020000	/* timeout waiting for ADD LINK */
-#define SMC_CLC_DECL_CNFERR	0x03000000	/* configuration error */
-#define SMC_CLC_DECL_PEERNOSMC	0x03010000	/* peer's SYN lacked the SMC option */
-#define SMC_CLC_DECL_IPSEC	0x03020000	/* IPsec in use */
-#define SMC_CLC_DECL_NOSMCDEV	0x03030000	/* no SMC device */
-#define SMC_CLC_DECL_NOSMCRDEV	0x03030002	/* no usable RoCE device */
-#define SMC_CLC_DECL_NOV2EXT	0x03030004	/* v2 offered without v2 extension */
-#define SMC_CLC_DECL_NOUEID	0x03030008	/* no common user EID (SMC-R v2) */
-#define SMC_CLC_DECL_RELEASEERR	0x03030009	/* SMC release negotiation failed */
-#define SMC_CLC_DECL_MAXCONNERR	0x0303000a	/* max connections negotiation failed */
-#define SMC_CLC_DECL_MAXLINKERR	0x0303000b	/* max links negotiation failed */
-#define SMC_CLC_DECL_MODEUNSUPP	0x03040000	/* no common SMC mode */
-#define SMC_CLC_DECL_RMBE_EC	0x03050000	/* peer uses an RMBE eye catcher */
-#define SMC_CLC_DECL_OPTUNSUPP	0x03060000	/* socket option not supported */
-#define SMC_CLC_DECL_DIFFPREFIX	0x03070000	/* IP subnet/prefix mismatch */
-#define SMC_CLC_DECL_GETVLANERR	0x03080000	/* VLAN of the IP device unknown */
-#define SMC_CLC_DECL_NOACTLINK	0x030a0000	/* no active link in link group */
-#define SMC_CLC_DECL_NOSRVLINK	0x030b0000	/* server's link not found */
-#define SMC_CLC_DECL_VERSMISMAT	0x030c0000	/* SMC version mismatch */
-#define SMC_CLC_DECL_NOROUTE	0x030e0000	/* SMC-R v2: no route to the peer GID */
-#define SMC_CLC_DECL_NOINDIRECT	0x030f0000	/* SMC-R v2: direct/indirect mismatch */
-#define SMC_CLC_DECL_SYNCERR	0x04000000	/* CLC synchronization error */
-#define SMC_CLC_DECL_PEERDECL	0x05000000	/* peer sent a Decline */
-#define SMC_CLC_DECL_INTERR	0x09990000	/* internal error */
-#define SMC_CLC_DECL_ERR_RTOK	0x09990001	/* remote token handling failed */
-#define SMC_CLC_DECL_ERR_RDYLNK	0x09990002	/* link not ready */
-#define SMC_CLC_DECL_ERR_REGBUF	0x09990003	/* buffer registration failed */
+#define SMC_CLC_DECL_MEM	0x01010000
+#define SMC_CLC_DECL_TIMEOUT_CL	0x02010000
+#define SMC_CLC_DECL_TIMEOUT_AL	0x02020000
+#define SMC_CLC_DECL_CNFERR	0x03000000
+#define SMC_CLC_DECL_PEERNOSMC	0x03010000
+#define SMC_CLC_DECL_IPSEC	0x03020000
+#define SMC_CLC_DECL_NOSMCDEV	0x03030000
+#define SMC_CLC_DECL_NOSMCRDEV	0x03030002
+#define SMC_CLC_DECL_NOV2EXT	0x03030004
+#define SMC_CLC_DECL_NOUEID	0x03030008
+#define SMC_CLC_DECL_RELEASEERR	0x03030009
+#define SMC_CLC_DECL_MAXCONNERR	0x0303000a
+#define SMC_CLC_DECL_MAXLINKERR	0x0303000b
+#define SMC_CLC_DECL_MODEUNSUPP	0x03040000
+#define SMC_CLC_DECL_RMBE_EC	0x03050000
+#define SMC_CLC_DECL_OPTUNSUPP	0x03060000
+#define SMC_CLC_DECL_DIFFPREFIX	0x03070000
+#define SMC_CLC_DECL_GETVLANERR	0x03080000
+#define SMC_CLC_DECL_NOACTLINK	0x030a0000
+#define SMC_CLC_DECL_NOSRVLINK	0x030b0000
+#define SMC_CLC_DECL_VERSMISMAT	0x030c0000
+#define SMC_CLC_DECL_NOROUTE	0x030e0000
+#define SMC_CLC_DECL_NOINDIRECT	0x030f0000
+#define SMC_CLC_DECL_SYNCERR	0x04000000
+#define SMC_CLC_DECL_PEERDECL	0x05000000
+#define SMC_CLC_DECL_INTERR	0x09990000
+#define SMC_CLC_DECL_ERR_RTOK	0x09990001
+#define SMC_CLC_DECL_ERR_RDYLNK	0x09990002
+#define SMC_CLC_DECL_ERR_REGBUF	0x09990003
 
 #endif /* _UAPI_LINUX_SMCR_H */

@@ -13,6 +13,8 @@ TEST(Reasons, Lookup)
 	EXPECT_EQ(r->name, "PEERNOSMC");
 	EXPECT_FALSE(reason_lookup(0x12345678));
 	EXPECT_EQ(reason_lookup(SMC_CLC_DECL_NOSMCRDEV)->name, "NOSMCRDEV");
+	EXPECT_EQ(reason_lookup(SMC_CLC_DECL_PEERDECL)->description, "peer sent a CLC Decline");
+	EXPECT_EQ(reason_lookup(SMC_CLC_DECL_ERR_REGBUF)->name, "ERR_REGBUF");
 }
 
 TEST(Reasons, ToString)

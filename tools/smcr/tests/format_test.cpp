@@ -71,7 +71,7 @@ TEST(SmcrFormat, StatsTable)
 	auto t = format_stats(fake_stats(), fake_fback(), false);
 	EXPECT_NE(t.find("  total             16      9\n"), std::string::npos) << t;
 	EXPECT_NE(t.find("  fallback to TCP   12      5\n"), std::string::npos) << t;
-	EXPECT_NE(t.find("  client  0x03030002  NOSMCRDEV  12     no SMC-R device\n"), std::string::npos)
+	EXPECT_NE(t.find("  client  0x03030002  NOSMCRDEV  12     no usable RoCE device\n"), std::string::npos)
 		<< t;
 	EXPECT_NE(t.find("  server  0x05000000  PEERDECL   5      peer sent a CLC Decline\n"),
 		  std::string::npos)
@@ -105,7 +105,7 @@ TEST(SmcrFormat, StatsJson)
 	EXPECT_NE(j.find("\"buffer_usage\":65536"), std::string::npos) << j;
 	EXPECT_NE(j.find("\"handshake_errors\":{\"client\":1,\"server\":0}"), std::string::npos) << j;
 	EXPECT_NE(j.find("{\"role\":\"client\",\"code\":\"0x03030002\",\"name\":\"NOSMCRDEV\",\"count\":12,"
-			 "\"description\":\"no SMC-R device\"}"),
+			 "\"description\":\"no usable RoCE device\"}"),
 		  std::string::npos)
 		<< j;
 	EXPECT_NE(j.find("\"fallback\":{\"client\":12,\"server\":5,"), std::string::npos) << j;

@@ -63,7 +63,7 @@ TEST(DiagFormat, TableAndSummary)
 	EXPECT_NE(out.find("0x05000000 PEERDECL"), std::string::npos) << out;
 	EXPECT_NE(out.find("3 AF_SMC socket(s)"), std::string::npos) << out;
 	EXPECT_NE(out.find("summary: 2 connection(s) used TCP fallback, reason 0x05000000 (peer sent a CLC Decline), "
-			   "peer diagnosis 0x03030002 (no SMC-R device)"),
+			   "peer diagnosis 0x03030002 (no usable RoCE device)"),
 		  std::string::npos)
 		<< out;
 }

@@ -1,5 +1,5 @@
 // Names for SMC fallback reasons / CLC Decline diagnosis codes
-// (uapi/linux/smcr.h). The one place that maps codes to text.
+// (uapi/linux/smcr.h), made from the list in uapi/linux/smcr_reasons.h.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@ namespace smcr {
 struct ReasonInfo {
 	uint32_t code;
 	std::string_view name;	      // e.g. "PEERNOSMC"
-	std::string_view description; // e.g. "peer is plain TCP (no SMC option in SYN)"
+	std::string_view description; // e.g. "peer did not offer SMC"
 };
 
 // All known codes, in ascending order.
