@@ -11,7 +11,10 @@
 #   and the module_param*() of net/smc/*.c) but the test_* ones; a
 #   tunable's row states its default, and its range where it gives one
 #   ("A to B", "A-B", "A or B"), as tunables.c has them;
-# - "Test hooks": a row for every test_* parameter.
+# - "Test hooks": a row for every test_* parameter (the SMC_TEST_BOOL() and
+#   SMC_TEST_UINT() rows of net/smc/test_hooks.c, and any module_param*()
+#   named test_*); an unsigned hook's row states its maximum ("at most N")
+#   as test_hooks.c has it.
 #
 # No table has a row for something the sources do not have. Exit 0 if all
 # agree (one summary line per table), else 1.
@@ -142,8 +145,13 @@ done <<<"$rows"
 
 # --- module parameters and test hooks --------------------------------------
 # module_param(), module_param_named() and module_param_cb() wherever they
-# are in net/smc/*.c, but not in a macro's definition (a line ending in \)
+# are in net/smc/*.c, but not in a macro's definition (a line ending in \);
+# test_hooks.c's rows: SMC_TEST_BOOL(NAME, ...) and SMC_TEST_UINT(NAME, MAX,
+# ...) make test_NAME ("NAME MAX" in $uint_hooks)
+hook_rows=$(grep -hE '^SMC_TEST_(BOOL|UINT)\(' "$tree"/net/smc/*.c || true)
+uint_hooks=$(sed -nE 's/^SMC_TEST_UINT\(([a-z0-9_]+), *([0-9]+),.*/test_\1 \2/p' <<<"$hook_rows")
 params=$( (cut -d' ' -f1 <<<"$tunables"
+	sed -nE 's/^SMC_TEST_(BOOL|UINT)\(([a-z0-9_]+),.*/test_\2/p' <<<"$hook_rows"
 	cat "$tree"/net/smc/*.c | grep -E '^[[:space:]]*module_param(_named|_cb)?\(' |
 		grep -v '\\$' |
 		sed -E 's/^[[:space:]]*module_param(_named|_cb)?\([[:space:]]*([A-Za-z0-9_]+).*/\2/') | sort)
@@ -183,6 +191,18 @@ while read -r n; do
 done < <(first <<<"$hooks" | grep -v '^test_' | grep -Fxf <(echo "$params") || true)
 differ "test hooks table" "$(grep '^test_' <<<"$params" || true)" \
 	"$(first <<<"$hooks" | grep -vFxf <(grep -v '^test_' <<<"$params") || true)"
+maxes=0
+while read -r name max; do
+	[[ -n $name ]] || continue
+	text=$(grep "^\`\`$name\`\`" <<<"$hooks") || continue
+	said=$(grep -oE 'at most [0-9]+|[0-9]+ or [0-9]+ only' <<<"$text" | head -1 | grep -oE '[0-9]+( only)?$' | grep -oE '^[0-9]+') || true
+	if [[ -z $said ]]; then
+		fail "test hooks table: $name states no maximum (test_hooks.c: $max)"
+	elif [[ $said != "$max" ]]; then
+		fail "test hooks table: $name says at most $said, test_hooks.c $max"
+	fi
+	maxes=$((maxes + 1))
+done <<<"$uint_hooks"
 ((nfail != before)) ||
-	echo "doc-tables: $(grep -c '^test_' <<<"$params") test_* parameters, each with its row in the Test hooks table"
+	echo "doc-tables: $(grep -c '^test_' <<<"$params") test_* parameters, each with its row in the Test hooks table ($maxes maxima as in test_hooks.c)"
 ((nfail == 0))
