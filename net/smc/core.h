@@ -846,9 +846,9 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
 __poll_t smc_rx_poll(struct smc_sock *smc);
 int smc_rx_inq(struct smc_sock *smc);
-int smc_tx_outq(struct smc_sock *smc);
 int smc_tx_push(struct smc_sock *smc, bool urg_last);
 void smc_tx_discard(struct smc_conn *conn);
+int smc_tx_outq(struct smc_sock *smc);
 int smc_tx_unsent(struct smc_conn *conn);
 void smc_tx_work(struct work_struct *work);
 int smc_tx_space(struct smc_conn *conn);
@@ -907,6 +907,7 @@ void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf);
 /* llc_link.c */
 void smc_llc_add_link_queue(struct smc_link_group *lgr);
 bool smc_llc_add_link_due(struct smc_link_group *lgr);
+void smc_llc_links_wanted(struct smc_link_group *lgr);
 struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr, u8 *n);
 void smc_llc_add_link_pairs_fill(struct smc_link *ref, struct smc_link *lnk,
 				 struct smc_buf **rmbs, unsigned int k,
@@ -941,7 +942,6 @@ void smc_llc_del_link_work(struct work_struct *work);
 bool smc_llc_del_link_queue(struct smc_link_group *lgr);
 void smc_llc_del_link_rx(struct smc_link *lnk,
 			 const struct smc_llc_msg_info *req);
-void smc_llc_links_wanted(struct smc_link_group *lgr);
 
 /* keepalive.c */
 void smc_keepalive_init(struct smc_conn *conn);

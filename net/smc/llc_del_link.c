@@ -26,9 +26,6 @@
  * The client takes the server's DELETE LINK of one link in its LLC work:
  * it moves the connections, tears the link down and replies. Both sides
  * run this as a flow (3.5.5.3: no other configuration change meanwhile).
- *
- * When a RoCE device comes (back), servers offer their link groups a new
- * link, and clients hint at it with an ADD LINK request (3.5.5.1.2).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -278,35 +275,4 @@ void smc_llc_del_link_rx(struct smc_link *lnk,
 	resp.response = true;
 	if (to)
 		smc_llc_send(to, &resp, true);
-}
-
-/**
- * smc_llc_links_wanted() - a RoCE device came: offer more links
- * @lgr: a link group
- *
- * A server tries to add a link; a client hints the server at its new port
- * with an ADD LINK request (3.5.5.1.2), which the server answers with its
- * ADD LINK exchange.
- *
- * Context: process; does not sleep but for smc_ib_lock.
- */
-void smc_llc_links_wanted(struct smc_link_group *lgr)
-{
-	struct smc_llc_msg_info hint = { .type = SMC_LLC_ADD_LINK };
-	struct smc_link *ref = smc_llc_ref_link(lgr);
-	struct smc_ib_pick pick;
-
-	if (!ref || smc_lgr_active_links(lgr) >= lgr->max_links)
-		return;
-	if (lgr->server) {
-		smc_llc_add_link_queue(lgr);
-		return;
-	}
-	if (smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
-				 ref->roce_v2, NULL, &pick))
-		return;
-	memcpy(hint.add_link.mac, pick.mac, SMC_MAC_LEN);
-	memcpy(hint.add_link.gid, pick.gid, SMC_GID_LEN);
-	hint.add_link.mtu = pick.mtu;
-	smc_llc_send(ref, &hint, false);
 }

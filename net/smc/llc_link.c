@@ -41,6 +41,10 @@
  * have and no flow failed in the last SMC_LLC_ADD_LINK_BACKOFF_MS
  * (smc_llc_add_link_due()); else the server ignores it.
  *
+ * When a RoCE device comes (back), servers offer their link groups a new
+ * link, and clients hint at it with an ADD LINK request (3.5.5.1.2):
+ * smc_llc_links_wanted().
+ *
  * New connections: the server gives each the active link with the fewest
  * connections; its Accept names that link's QP, which the client looks up
  * (smc_lgr_find_link()).
@@ -686,6 +690,37 @@ bool smc_llc_add_link_due(struct smc_link_group *lgr)
 {
 	return smc_lgr_active_links(lgr) < READ_ONCE(lgr->max_links) &&
 	       time_after_eq(jiffies, READ_ONCE(lgr->add_link_next));
+}
+
+/**
+ * smc_llc_links_wanted() - a RoCE device came: offer more links
+ * @lgr: a link group
+ *
+ * A server tries to add a link; a client hints the server at its new port
+ * with an ADD LINK request (3.5.5.1.2), which the server answers with its
+ * ADD LINK exchange.
+ *
+ * Context: process; does not sleep but for smc_ib_lock.
+ */
+void smc_llc_links_wanted(struct smc_link_group *lgr)
+{
+	struct smc_llc_msg_info hint = { .type = SMC_LLC_ADD_LINK };
+	struct smc_link *ref = smc_llc_ref_link(lgr);
+	struct smc_ib_pick pick;
+
+	if (!ref || smc_lgr_active_links(lgr) >= lgr->max_links)
+		return;
+	if (lgr->server) {
+		smc_llc_add_link_queue(lgr);
+		return;
+	}
+	if (smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
+				 ref->roce_v2, NULL, &pick))
+		return;
+	memcpy(hint.add_link.mac, pick.mac, SMC_MAC_LEN);
+	memcpy(hint.add_link.gid, pick.gid, SMC_GID_LEN);
+	hint.add_link.mtu = pick.mtu;
+	smc_llc_send(ref, &hint, false);
 }
 
 /**
