@@ -107,7 +107,8 @@ static void smc_llc_link_remove(struct smc_link *lnk)
 	smc_rtoken_clear_slot(lgr->rtok, smc_link_slot(lnk));
 	spin_unlock_bh(&lgr->rtok_lock);
 	spin_lock_bh(&lgr->lock);
-	lgr->type = smc_lgr_active_links(lgr) ? SMC_LGR_SINGLE : SMC_LGR_NONE;
+	lgr->type = smc_llc_link_active_count(lgr) ? SMC_LGR_SINGLE :
+						     SMC_LGR_NONE;
 	spin_unlock_bh(&lgr->lock);
 	pr_info("link group %u (%s): link %u deleted\n", lgr->id,
 		lgr->server ? "server" : "client", link_id);
@@ -124,7 +125,7 @@ static bool smc_llc_del_link_prepare(struct smc_link *lnk,
 	struct smc_link_group *lgr = lnk->lgr;
 	int rtok_n;
 
-	*to = smc_llc_ref_link(lgr);
+	*to = smc_llc_link_ref(lgr);
 	if (!*to) {
 		smc_lgr_terminate(lgr, true, "last link down");
 		return false;
@@ -223,7 +224,7 @@ bool smc_llc_del_link_queue(struct smc_link_group *lgr)
 
 	spin_lock_bh(&lgr->lock);
 	/* the teardown cancels it after it set @terminating */
-	goes_on = !lgr->terminating && smc_lgr_active_links(lgr);
+	goes_on = !lgr->terminating && smc_llc_link_active_count(lgr);
 	if (goes_on)
 		queue_work(smc_lgr_wq, &lgr->del_link_work);
 	spin_unlock_bh(&lgr->lock);
@@ -271,7 +272,7 @@ void smc_llc_del_link_rx(struct smc_link *lnk,
 		smc_llc_flow_end(lgr);
 	}
 	/* also for a link we deleted already: the server waits for it */
-	to = smc_llc_ref_link(lgr);
+	to = smc_llc_link_ref(lgr);
 	resp.response = true;
 	if (to)
 		smc_llc_send(to, &resp, true);
