@@ -87,7 +87,7 @@ static void cdc_build_golden(struct kunit *test)
 	struct smc_cdc_msg_wire msg;
 
 	memset(&msg, 0xAA, sizeof(msg));	/* build must clear reserved */
-	smc_cdc_build(&msg, &golden_info);
+	smc_cdc_msg_build(&msg, &golden_info);
 	KUNIT_EXPECT_MEMEQ(test, &msg, golden_cdc, sizeof(golden_cdc));
 }
 
@@ -97,8 +97,8 @@ static void cdc_parse_golden(struct kunit *test)
 	struct smc_ring peer = cdc_ring(16 << 10, false);
 	struct smc_cdc_info info;
 
-	KUNIT_ASSERT_EQ(test, smc_cdc_parse(golden_cdc, sizeof(golden_cdc),
-					    &local, &peer, &info), 0);
+	KUNIT_ASSERT_EQ(test, smc_cdc_msg_parse(golden_cdc, sizeof(golden_cdc),
+						&local, &peer, &info), 0);
 	cdc_expect_info(test, &info, &golden_info);
 }
 
@@ -127,13 +127,13 @@ static void cdc_flag_bits(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(flags); i++) {
 		in.prod_flags = flags[i].prod;
 		in.conn_flags = flags[i].conn;
-		smc_cdc_build(&msg, &in);
+		smc_cdc_msg_build(&msg, &in);
 		KUNIT_EXPECT_EQ(test, ((u8 *)&msg)[24],
 				flags[i].byte == 24 ? flags[i].bit : 0);
 		KUNIT_EXPECT_EQ(test, ((u8 *)&msg)[25],
 				flags[i].byte == 25 ? flags[i].bit : 0);
-		KUNIT_ASSERT_EQ(test, smc_cdc_parse(&msg, sizeof(msg), &r, &r,
-						    &out), 0);
+		KUNIT_ASSERT_EQ(test, smc_cdc_msg_parse(&msg, sizeof(msg), &r,
+							&r, &out), 0);
 		KUNIT_EXPECT_EQ(test, out.prod_flags, flags[i].prod);
 		KUNIT_EXPECT_EQ(test, out.conn_flags, flags[i].conn);
 	}
@@ -165,9 +165,9 @@ static void cdc_roundtrip(struct kunit *test)
 				in.cons.count = 0x7fff - counts[i];
 				in.prod_flags = SMC_CDC_PROD_URG_PRESENT;
 				in.conn_flags = SMC_CDC_CONN_CLOSED;
-				smc_cdc_build(&msg, &in);
-				rc = smc_cdc_parse(&msg, sizeof(msg), &r, &r,
-						   &out);
+				smc_cdc_msg_build(&msg, &in);
+				rc = smc_cdc_msg_parse(&msg, sizeof(msg), &r,
+						       &r, &out);
 				if (ec && (counts[i] < 4 ||
 					   0x7fff - counts[i] < 4)) {
 					KUNIT_EXPECT_EQ(test, rc, -ERANGE);
@@ -190,7 +190,7 @@ static void cdc_reserved_policy(struct kunit *test)
 
 	in.prod_flags |= SMC_CDC_PROD_RESERVED;
 	in.conn_flags |= SMC_CDC_CONN_RESERVED;
-	smc_cdc_build((void *)msg, &in);
+	smc_cdc_msg_build((void *)msg, &in);
 	KUNIT_EXPECT_MEMEQ(test, msg, golden_cdc, sizeof(msg));
 
 	memcpy(msg, golden_cdc, sizeof(msg));
@@ -201,7 +201,7 @@ static void cdc_reserved_policy(struct kunit *test)
 	msg[25] |= SMC_CDC_CONN_RESERVED;
 	for (i = 26; i < SMC_CDC_MSG_LEN; i++)
 		msg[i] = i;
-	KUNIT_ASSERT_EQ(test, smc_cdc_parse(msg, sizeof(msg), &r, &r, &out),
+	KUNIT_ASSERT_EQ(test, smc_cdc_msg_parse(msg, sizeof(msg), &r, &r, &out),
 			0);
 	cdc_expect_info(test, &out, &golden_info);
 }
@@ -215,26 +215,26 @@ static void cdc_reject_header(struct kunit *test)
 
 	/* every short length */
 	for (len = 0; len < SMC_CDC_MSG_LEN; len++)
-		KUNIT_EXPECT_EQ(test, smc_cdc_parse(golden_cdc, len, &r, &r,
-						    &out), -EPROTO);
+		KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(golden_cdc, len, &r, &r,
+							&out), -EPROTO);
 	/* a longer receive is fine */
 	memset(msg, 0xee, sizeof(msg));
 	memcpy(msg, golden_cdc, sizeof(golden_cdc));
-	KUNIT_EXPECT_EQ(test, smc_cdc_parse(msg, sizeof(msg), &r, &r, &out),
+	KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(msg, sizeof(msg), &r, &r, &out),
 			0);
 	/* LLC types and other values are not CDC */
 	msg[0] = 0x01;
-	KUNIT_EXPECT_EQ(test, smc_cdc_parse(msg, sizeof(msg), &r, &r, &out),
+	KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(msg, sizeof(msg), &r, &r, &out),
 			-EPROTO);
 	msg[0] = 0xFF;
-	KUNIT_EXPECT_EQ(test, smc_cdc_parse(msg, sizeof(msg), &r, &r, &out),
+	KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(msg, sizeof(msg), &r, &r, &out),
 			-EPROTO);
 	msg[0] = SMC_CDC_MSG_TYPE;
 	msg[1] = 43;
-	KUNIT_EXPECT_EQ(test, smc_cdc_parse(msg, sizeof(msg), &r, &r, &out),
+	KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(msg, sizeof(msg), &r, &r, &out),
 			-EPROTO);
 	msg[1] = 48;
-	KUNIT_EXPECT_EQ(test, smc_cdc_parse(msg, sizeof(msg), &r, &r, &out),
+	KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(msg, sizeof(msg), &r, &r, &out),
 			-EPROTO);
 }
 
@@ -252,21 +252,21 @@ static void cdc_reject_cursors(struct kunit *test)
 	for (c = 0; c <= 80; c++) {
 		in.prod.count = c;
 		in.cons.count = 0;
-		smc_cdc_build(&msg, &in);
-		KUNIT_EXPECT_EQ(test, smc_cdc_parse(&msg, sizeof(msg), &local,
-						    &peer, &out),
+		smc_cdc_msg_build(&msg, &in);
+		KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(&msg, sizeof(msg),
+							&local, &peer, &out),
 				c >= 4 && c < 64 ? 0 : -ERANGE);
 		in.prod.count = 4;
 		in.cons.count = c;
-		smc_cdc_build(&msg, &in);
-		KUNIT_EXPECT_EQ(test, smc_cdc_parse(&msg, sizeof(msg), &local,
-						    &peer, &out),
+		smc_cdc_msg_build(&msg, &in);
+		KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(&msg, sizeof(msg),
+							&local, &peer, &out),
 				c < 32 ? 0 : -ERANGE);
 	}
 	in.prod.count = 0xffffffff;
-	smc_cdc_build(&msg, &in);
-	KUNIT_EXPECT_EQ(test, smc_cdc_parse(&msg, sizeof(msg), &local, &peer,
-					    &out), -ERANGE);
+	smc_cdc_msg_build(&msg, &in);
+	KUNIT_EXPECT_EQ(test, smc_cdc_msg_parse(&msg, sizeof(msg), &local,
+						&peer, &out), -ERANGE);
 }
 
 /*
@@ -288,8 +288,8 @@ static void cdc_failover_validation(struct kunit *test)
 	/* garbage cursors and flags beside F are not looked at */
 	memset(raw + 8, 0xff, 16);
 	raw[25] = SMC_CDC_CONN_ABORT;
-	KUNIT_ASSERT_EQ(test, smc_cdc_parse(&msg, sizeof(msg), &r, &r, &out),
-			0);
+	KUNIT_ASSERT_EQ(test,
+			smc_cdc_msg_parse(&msg, sizeof(msg), &r, &r, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.seqno, 7);
 	KUNIT_EXPECT_EQ(test, out.token, 0x1001U);
 	KUNIT_EXPECT_EQ(test, out.prod_flags, SMC_CDC_PROD_FAILOVER);

@@ -1339,15 +1339,15 @@ static void clc_v2_eid_match(struct kunit *test)
 	memset(prop.eids[1], 'B', SMC_EID_LEN);
 	memset(ours[0], 'C', SMC_EID_LEN);
 	memset(ours[1], 'B', SMC_EID_LEN);
-	KUNIT_EXPECT_EQ(test, smc_clc_eid_match(&prop, ours[0], 2, eid), 0);
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_eid_match(&prop, ours[0], 2, eid), 0);
 	KUNIT_EXPECT_MEMEQ(test, eid, ours[1], SMC_EID_LEN);
 	/* the client's order decides */
 	memset(ours[0], 'A', SMC_EID_LEN);
-	KUNIT_EXPECT_EQ(test, smc_clc_eid_match(&prop, ours[0], 2, eid), 0);
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_eid_match(&prop, ours[0], 2, eid), 0);
 	KUNIT_EXPECT_MEMEQ(test, eid, prop.eids[0], SMC_EID_LEN);
-	KUNIT_EXPECT_EQ(test, smc_clc_eid_match(&prop, ours[0], 0, eid), -ENOENT);
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_eid_match(&prop, ours[0], 0, eid), -ENOENT);
 	prop.eid_cnt = 0;
-	KUNIT_EXPECT_EQ(test, smc_clc_eid_match(&prop, ours[0], 2, eid), -ENOENT);
+	KUNIT_EXPECT_EQ(test, smc_clc_v2_eid_match(&prop, ours[0], 2, eid), -ENOENT);
 }
 
 /* Release 1 negotiation, server, client and Confirm (Linux's rules) */

@@ -253,17 +253,17 @@ static void close_table_all_pairs(struct kunit *test)
 		KUNIT_ASSERT_FALSE_MSG(test, listed[x->state][x->event],
 				       "entry %zu listed twice", i);
 		listed[x->state][x->event] = true;
-		step = smc_close_next(x->state, x->event);
+		step = smc_close_sm_next(x->state, x->event);
 		KUNIT_EXPECT_EQ_MSG(test, step.next,
 				    x->next == SAME ? x->state : x->next,
 				    "%s + event %d",
-				    smc_close_state_name(x->state), x->event);
+				    smc_close_sm_state_name(x->state), x->event);
 		KUNIT_EXPECT_EQ_MSG(test, step.actions, x->actions,
 				    "%s + event %d",
-				    smc_close_state_name(x->state), x->event);
+				    smc_close_sm_state_name(x->state), x->event);
 		KUNIT_EXPECT_EQ_MSG(test, step.invalid, x->invalid,
 				    "%s + event %d",
-				    smc_close_state_name(x->state), x->event);
+				    smc_close_sm_state_name(x->state), x->event);
 		checked++;
 	}
 	/* everything else: ignored */
@@ -271,16 +271,16 @@ static void close_table_all_pairs(struct kunit *test)
 		for (e = 0; e < SMC_CLOSE_NR_EVENTS; e++) {
 			if (listed[s][e])
 				continue;
-			step = smc_close_next(s, e);
+			step = smc_close_sm_next(s, e);
 			KUNIT_EXPECT_EQ_MSG(test, step.next, s,
 					    "%s + event %d not ignored",
-					    smc_close_state_name(s), e);
+					    smc_close_sm_state_name(s), e);
 			KUNIT_EXPECT_EQ_MSG(test, step.actions, 0,
 					    "%s + event %d not ignored",
-					    smc_close_state_name(s), e);
+					    smc_close_sm_state_name(s), e);
 			KUNIT_EXPECT_FALSE_MSG(test, step.invalid,
 					       "%s + event %d not ignored",
-					       smc_close_state_name(s), e);
+					       smc_close_sm_state_name(s), e);
 			checked++;
 		}
 	}
@@ -294,17 +294,17 @@ static void close_out_of_range(struct kunit *test)
 {
 	struct smc_close_step step;
 
-	step = smc_close_next(SMC_CLOSE_NR_STATES, E(CLOSE));
+	step = smc_close_sm_next(SMC_CLOSE_NR_STATES, E(CLOSE));
 	KUNIT_EXPECT_TRUE(test, step.invalid);
 	KUNIT_EXPECT_EQ(test, step.actions, 0);
-	step = smc_close_next(S(ACTIVE), SMC_CLOSE_NR_EVENTS);
+	step = smc_close_sm_next(S(ACTIVE), SMC_CLOSE_NR_EVENTS);
 	KUNIT_EXPECT_TRUE(test, step.invalid);
 	KUNIT_EXPECT_EQ(test, step.next, S(ACTIVE));
-	step = smc_close_next(S(ACTIVE), (enum smc_close_event)-1);
+	step = smc_close_sm_next(S(ACTIVE), (enum smc_close_event)-1);
 	KUNIT_EXPECT_TRUE(test, step.invalid);
-	KUNIT_EXPECT_STREQ(test, smc_close_state_name(SMC_CLOSE_NR_STATES),
+	KUNIT_EXPECT_STREQ(test, smc_close_sm_state_name(SMC_CLOSE_NR_STATES),
 			   "unknown");
-	KUNIT_EXPECT_EQ(test, smc_close_sk_state(SMC_CLOSE_NR_STATES),
+	KUNIT_EXPECT_EQ(test, smc_close_sm_sk_state(SMC_CLOSE_NR_STATES),
 			-EINVAL);
 }
 
@@ -315,19 +315,19 @@ static void close_timer_and_free(struct kunit *test)
 
 	for (s = 0; s < SMC_CLOSE_NR_STATES; s++) {
 		for (e = 0; e < SMC_CLOSE_NR_EVENTS; e++) {
-			struct smc_close_step st = smc_close_next(s, e);
-			bool was = smc_close_timer_state(s);
-			bool is = smc_close_timer_state(st.next);
+			struct smc_close_step st = smc_close_sm_next(s, e);
+			bool was = smc_close_sm_timer_state(s);
+			bool is = smc_close_sm_timer_state(st.next);
 
 			/* started on the way in; restarted only within */
 			if (!was && is)
 				KUNIT_EXPECT_TRUE_MSG(test,
 						      st.actions & A(START_TIMER),
 						      "%s + %d",
-						      smc_close_state_name(s), e);
+						      smc_close_sm_state_name(s), e);
 			if (st.actions & A(START_TIMER))
 				KUNIT_EXPECT_TRUE_MSG(test, is, "%s + %d",
-						      smc_close_state_name(s),
+						      smc_close_sm_state_name(s),
 						      e);
 			/* an expired timer needs no stop */
 			KUNIT_EXPECT_EQ_MSG(test,
@@ -335,12 +335,12 @@ static void close_timer_and_free(struct kunit *test)
 					    was && !is && e != E(TIMEOUT) &&
 					    e != E(TIMEOUT_BLOCKED),
 					    "%s + %d",
-					    smc_close_state_name(s), e);
+					    smc_close_sm_state_name(s), e);
 			KUNIT_EXPECT_EQ_MSG(test,
 					    !!(st.actions & A(FREE_RMBE)),
 					    s != S(CLOSED) &&
 					    st.next == S(CLOSED), "%s + %d",
-					    smc_close_state_name(s), e);
+					    smc_close_sm_state_name(s), e);
 		}
 	}
 }
@@ -379,7 +379,7 @@ static void close_walk_invariants(struct kunit *test)
 
 		reached[cs] = true;
 		for (e = 0; e < SMC_CLOSE_NR_EVENTS; e++) {
-			struct smc_close_step st = smc_close_next(cs, e);
+			struct smc_close_step st = smc_close_sm_next(cs, e);
 			u8 nh = h;
 
 			if ((e == E(PEER_DONE_WRITING) || e == E(PEER_ALIVE) ||
@@ -393,7 +393,7 @@ static void close_walk_invariants(struct kunit *test)
 				KUNIT_EXPECT_FALSE_MSG(test,
 						       h & (H_SENT_C | H_SENT_A),
 						       "%s + %d: CDC after C/A",
-						       smc_close_state_name(cs),
+						       smc_close_sm_state_name(cs),
 						       e);
 			if (st.actions & A(SEND_D))
 				KUNIT_EXPECT_FALSE(test, h & H_SENT_D);
@@ -424,7 +424,7 @@ static void close_walk_invariants(struct kunit *test)
 						      (nh & H_SENT_C) &&
 						      (nh & H_RCVD_C),
 						      "%s + %d: closed early",
-						      smc_close_state_name(cs),
+						      smc_close_sm_state_name(cs),
 						      e);
 			if (st.next == S(CLOSED) && cs != S(CLOSED))
 				nh = 0;	/* the connection is gone */
@@ -484,7 +484,7 @@ static void close_walk_invariants(struct kunit *test)
 	}
 	for (s = 0; s < SMC_CLOSE_NR_STATES; s++)
 		KUNIT_EXPECT_TRUE_MSG(test, reached[s], "%s unreachable",
-				      smc_close_state_name(s));
+				      smc_close_sm_state_name(s));
 	kunit_info(test, "%u (state, history) pairs, %u transitions\n", tail,
 		   n);
 }
@@ -501,7 +501,7 @@ static void close_no_dead_end(struct kunit *test)
 		changed = false;
 		for (s = 0; s < SMC_CLOSE_NR_STATES; s++) {
 			for (e = 0; e < SMC_CLOSE_NR_EVENTS && !done[s]; e++) {
-				if (done[smc_close_next(s, e).next]) {
+				if (done[smc_close_sm_next(s, e).next]) {
 					done[s] = true;
 					changed = true;
 				}
@@ -510,7 +510,7 @@ static void close_no_dead_end(struct kunit *test)
 	}
 	for (s = 0; s < SMC_CLOSE_NR_STATES; s++)
 		KUNIT_EXPECT_TRUE_MSG(test, done[s], "%s cannot close",
-				      smc_close_state_name(s));
+				      smc_close_sm_state_name(s));
 	/*
 	 * and a state waiting only for the peer has a timer; so has every
 	 * PeerCloseWait (4.8.1), and no state waiting for the application
@@ -521,13 +521,13 @@ static void close_no_dead_end(struct kunit *test)
 		if (s == S(CLOSED) || s == S(PROCESS_ABORT))
 			continue;	/* the send completion ends it */
 		for (e = E(SHUT_WR); e <= E(ABORT); e++)
-			app |= smc_close_next(s, e).next != s;
+			app |= smc_close_sm_next(s, e).next != s;
 		if (s == S(PEER_CLOSE_WAIT1_WR) || s == S(PEER_CLOSE_WAIT2_WR))
-			KUNIT_EXPECT_TRUE(test, smc_close_timer_state(s));
+			KUNIT_EXPECT_TRUE(test, smc_close_sm_timer_state(s));
 		else
 			KUNIT_EXPECT_EQ_MSG(test, !app,
-					    smc_close_timer_state(s), "%s",
-					    smc_close_state_name(s));
+					    smc_close_sm_timer_state(s), "%s",
+					    smc_close_sm_state_name(s));
 	}
 }
 
@@ -538,23 +538,23 @@ static void close_figure22_sequences(struct kunit *test)
 	struct smc_close_step st;
 
 	/* A: shutdown(SHUT_WR) -> D; B reads EOF, replies with close() */
-	st = smc_close_next(a, E(SHUT_WR));
+	st = smc_close_sm_next(a, E(SHUT_WR));
 	KUNIT_EXPECT_EQ(test, st.actions, A(SEND_D) | A(START_TIMER));
 	a = st.next;
-	st = smc_close_next(b, E(PEER_DONE_WRITING));
+	st = smc_close_sm_next(b, E(PEER_DONE_WRITING));
 	b = st.next;
 	KUNIT_EXPECT_EQ(test, b, S(APP_CLOSE_WAIT1));
-	st = smc_close_next(b, E(CLOSE));
+	st = smc_close_sm_next(b, E(CLOSE));
 	KUNIT_EXPECT_TRUE(test, st.actions & A(SEND_C));
 	b = st.next;
 	KUNIT_EXPECT_EQ(test, b, S(PEER_FIN_CLOSE_WAIT));
-	st = smc_close_next(a, E(PEER_CLOSED));
+	st = smc_close_sm_next(a, E(PEER_CLOSED));
 	a = st.next;
 	KUNIT_EXPECT_EQ(test, a, S(APP_FIN_CLOSE_WAIT));
-	st = smc_close_next(a, E(CLOSE));
+	st = smc_close_sm_next(a, E(CLOSE));
 	KUNIT_EXPECT_EQ(test, st.actions, A(SEND_C) | A(FREE_RMBE));
 	a = st.next;
-	st = smc_close_next(b, E(PEER_CLOSED));
+	st = smc_close_sm_next(b, E(PEER_CLOSED));
 	b = st.next;
 	KUNIT_EXPECT_EQ(test, a, S(CLOSED));
 	KUNIT_EXPECT_EQ(test, b, S(CLOSED));
@@ -562,20 +562,20 @@ static void close_figure22_sequences(struct kunit *test)
 	/* simultaneous close(): both take the active path (4.8.1 end) */
 	a = S(PEER_CLOSE_WAIT1);
 	b = S(PEER_CLOSE_WAIT1);
-	st = smc_close_next(a, E(PEER_CLOSED));
+	st = smc_close_sm_next(a, E(PEER_CLOSED));
 	KUNIT_EXPECT_EQ(test, st.next, S(CLOSED));
-	st = smc_close_next(b, E(PEER_CLOSED));
+	st = smc_close_sm_next(b, E(PEER_CLOSED));
 	KUNIT_EXPECT_EQ(test, st.next, S(CLOSED));
 
 	/* Figure 23: A aborts, B answers, both closed */
-	st = smc_close_next(S(APP_CLOSE_WAIT2), E(ABORT));
+	st = smc_close_sm_next(S(APP_CLOSE_WAIT2), E(ABORT));
 	KUNIT_EXPECT_EQ(test, st.next, S(PEER_ABORT_WAIT));
-	st = smc_close_next(S(PEER_CLOSE_WAIT1_WR), E(PEER_ABORT));
+	st = smc_close_sm_next(S(PEER_CLOSE_WAIT1_WR), E(PEER_ABORT));
 	KUNIT_EXPECT_EQ(test, st.next, S(PROCESS_ABORT));
 	KUNIT_EXPECT_TRUE(test, st.actions & A(SEND_A));
-	st = smc_close_next(S(PEER_ABORT_WAIT), E(PEER_ABORT));
+	st = smc_close_sm_next(S(PEER_ABORT_WAIT), E(PEER_ABORT));
 	KUNIT_EXPECT_EQ(test, st.next, S(CLOSED));
-	st = smc_close_next(S(PROCESS_ABORT), E(ABORT_SENT));
+	st = smc_close_sm_next(S(PROCESS_ABORT), E(ABORT_SENT));
 	KUNIT_EXPECT_EQ(test, st.next, S(CLOSED));
 }
 
@@ -584,9 +584,9 @@ static void close_cdc_events(struct kunit *test)
 	enum smc_close_event ev;
 	unsigned int f;
 
-	KUNIT_EXPECT_FALSE(test, smc_close_cdc_event(0, &ev));
-	KUNIT_EXPECT_FALSE(test, smc_close_cdc_event(SMC_CDC_CONN_RESERVED,
-						     &ev));
+	KUNIT_EXPECT_FALSE(test, smc_close_sm_cdc_event(0, &ev));
+	KUNIT_EXPECT_FALSE(test, smc_close_sm_cdc_event(SMC_CDC_CONN_RESERVED,
+							&ev));
 	for (f = 0; f < 0x100; f++) {
 		enum smc_close_event want;
 		bool any = f & (SMC_CDC_CONN_DONE_WRITING |
@@ -599,7 +599,7 @@ static void close_cdc_events(struct kunit *test)
 		else
 			want = E(PEER_DONE_WRITING);
 		ev = SMC_CLOSE_NR_EVENTS;
-		KUNIT_EXPECT_EQ(test, smc_close_cdc_event(f, &ev), any);
+		KUNIT_EXPECT_EQ(test, smc_close_sm_cdc_event(f, &ev), any);
 		if (any)
 			KUNIT_EXPECT_EQ(test, ev, want);
 	}
@@ -619,10 +619,10 @@ static void close_names_and_diag(struct kunit *test)
 	int s;
 
 	for (s = 0; s < SMC_CLOSE_NR_STATES; s++) {
-		KUNIT_EXPECT_EQ(test, smc_close_sk_state(s), sk[s]);
-		KUNIT_EXPECT_STRNEQ(test, smc_close_state_name(s), "unknown");
+		KUNIT_EXPECT_EQ(test, smc_close_sm_sk_state(s), sk[s]);
+		KUNIT_EXPECT_STRNEQ(test, smc_close_sm_state_name(s), "unknown");
 	}
-	KUNIT_EXPECT_STREQ(test, smc_close_state_name(S(PEER_FIN_CLOSE_WAIT)),
+	KUNIT_EXPECT_STREQ(test, smc_close_sm_state_name(S(PEER_FIN_CLOSE_WAIT)),
 			   "PeerFinCloseWait");
 }
 

@@ -222,7 +222,7 @@ static int llc_parse_vec(const u8 *vec, struct smc_llc_msg_info *info)
 	u8 buf[SMC_LLC_MSG_LEN];
 
 	memcpy(buf, vec, sizeof(buf));
-	return smc_llc_parse(buf, sizeof(buf), info);
+	return smc_llc_msg_parse(buf, sizeof(buf), info);
 }
 
 /* Build @in, parse it back and expect @in again */
@@ -232,9 +232,9 @@ static void llc_roundtrip(struct kunit *test, const struct smc_llc_msg_info *in)
 	union smc_llc_msg msg;
 
 	memset(&msg, 0xa5, sizeof(msg));
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, in), 0);
 	KUNIT_EXPECT_EQ(test, msg.hdr.length, SMC_LLC_MSG_LEN);
-	KUNIT_ASSERT_EQ(test, smc_llc_parse(&msg, sizeof(msg), &out), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_parse(&msg, sizeof(msg), &out), 0);
 	KUNIT_EXPECT_MEMEQ(test, &out, in, sizeof(out));
 }
 
@@ -267,7 +267,7 @@ static void llc_v2_add_link_ext(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, msg);
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	in.add_link.gid[15] = 0x42;
-	KUNIT_ASSERT_EQ(test, smc_llc_build((void *)msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build((void *)msg, &in), 0);
 	/* a version 1 message takes no extension */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_add_link_ext_build(msg, true, pairs,
 							    3), -EINVAL);
@@ -357,13 +357,13 @@ static void llc_v2_wrap_unwrap(struct kunit *test)
 	u8 big[64], v1[SMC_LLC_MSG_LEN];
 
 	memset(in.test_link.user_data, 0x3c, SMC_LLC_TEST_DATA_LEN);
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_ASSERT_EQ(test, smc_llc_v2_wrap(&msg), 0);
 	KUNIT_EXPECT_EQ(test, ((u8 *)&msg)[0], 0x27);
 	KUNIT_EXPECT_EQ(test, ((u8 *)&msg)[1], 0);
 	KUNIT_EXPECT_EQ(test, ((u8 *)&msg)[2], 44);
 	KUNIT_ASSERT_EQ(test, smc_llc_v2_unwrap(&msg, 44, v1), 0);
-	KUNIT_ASSERT_EQ(test, smc_llc_parse(v1, sizeof(v1), &out), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_parse(v1, sizeof(v1), &out), 0);
 	KUNIT_EXPECT_EQ(test, out.type, SMC_LLC_TEST_LINK);
 	KUNIT_EXPECT_MEMEQ(test, out.test_link.user_data,
 			   in.test_link.user_data, SMC_LLC_TEST_DATA_LEN);
@@ -397,7 +397,7 @@ static void llc_v2_wrap_unwrap(struct kunit *test)
 	/* no version 2 form of the CONTINUATIONs */
 	in.type = SMC_LLC_ADD_LINK_CONT;
 	memset(&in.add_link_cont, 0, sizeof(in.add_link_cont));
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_wrap(&msg), -EOPNOTSUPP);
 }
 
@@ -413,7 +413,7 @@ static void llc_confirm_link_golden_build(struct kunit *test)
 	memcpy(cl.link_uid, test_uid, SMC_LLC_LINK_UID_LEN);
 	cl.max_links = 2;
 	cl.no_rmbe_eyec = true;
-	KUNIT_ASSERT_EQ(test, smc_llc_confirm_link_build(&msg, &cl, false), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_confirm_link_build(&msg, &cl, false), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_confirm_link_req,
 			   SMC_LLC_MSG_LEN);
 }
@@ -453,14 +453,14 @@ static void llc_confirm_link_eyec_flag(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(vals); i++) {
 		memcpy(buf, golden_confirm_link_req, sizeof(buf));
 		buf[3] = vals[i];
-		KUNIT_ASSERT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+		KUNIT_ASSERT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 		KUNIT_EXPECT_EQ(test, info.confirm_link.no_rmbe_eyec,
 				vals[i] != 0);
 	}
 	/* Linux v2.1 puts max_conns in byte 35: ignored, still valid */
 	memcpy(buf, golden_confirm_link_req, sizeof(buf));
 	buf[35] = 255;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 }
 
 static void llc_add_link_golden(struct kunit *test)
@@ -482,7 +482,7 @@ static void llc_add_link_golden(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, info.add_link.reject);
 
 	in = info;
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_add_link_req, SMC_LLC_MSG_LEN);
 
 	KUNIT_ASSERT_EQ(test, llc_parse_vec(golden_add_link_rej, &info), 0);
@@ -493,7 +493,7 @@ static void llc_add_link_golden(struct kunit *test)
 	in.response = true;
 	in.add_link.reject = true;
 	in.add_link.reject_rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_add_link_rej, SMC_LLC_MSG_LEN);
 }
 
@@ -515,7 +515,7 @@ static void llc_add_link_cont_golden(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ac->pairs[1].new_vaddr, 0xfffffffffffff000ULL);
 
 	in = info;
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_add_link_cont_req,
 			   SMC_LLC_MSG_LEN);
 }
@@ -534,7 +534,7 @@ static void llc_delete_link_golden(struct kunit *test)
 			(u32)SMC_LLC_DEL_LOST_PATH);
 	dl.link_num = 1;
 	dl.reason = SMC_LLC_DEL_LOST_PATH;
-	KUNIT_ASSERT_EQ(test, smc_llc_delete_link_build(&msg, &dl, false), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_delete_link_build(&msg, &dl, false), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_delete_link_req,
 			   SMC_LLC_MSG_LEN);
 
@@ -549,7 +549,7 @@ static void llc_delete_link_golden(struct kunit *test)
 	dl.all = true;
 	dl.orderly = true;
 	dl.reason = SMC_LLC_DEL_OP_INIT_TERM;
-	KUNIT_ASSERT_EQ(test, smc_llc_delete_link_build(&msg, &dl, false), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_delete_link_build(&msg, &dl, false), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_delete_link_all,
 			   SMC_LLC_MSG_LEN);
 }
@@ -570,7 +570,7 @@ static void llc_confirm_rkey_golden(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cr->others[0].vaddr, 0x20000000ULL);
 	KUNIT_EXPECT_FALSE(test, cr->negative);
 	in = info;
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_confirm_rkey_req,
 			   SMC_LLC_MSG_LEN);
 
@@ -579,7 +579,7 @@ static void llc_confirm_rkey_golden(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cr->negative);
 	KUNIT_EXPECT_TRUE(test, cr->retry);
 	in = info;
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_confirm_rkey_neg,
 			   SMC_LLC_MSG_LEN);
 }
@@ -601,7 +601,7 @@ static void llc_confirm_rkey_cont_golden(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc->rt[2].rkey, 0x0666U);
 	KUNIT_EXPECT_EQ(test, cc->rt[2].vaddr, 0x60000000ULL);
 	in = info;
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_confirm_rkey_cont_req,
 			   SMC_LLC_MSG_LEN);
 }
@@ -622,7 +622,7 @@ static void llc_delete_rkey_golden(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dr->rkeys[3], 0x80000004U);
 	KUNIT_EXPECT_EQ(test, dr->rkeys[4], 0U);
 	in = info;
-	KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &in), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &in), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_delete_rkey_neg,
 			   SMC_LLC_MSG_LEN);
 }
@@ -636,14 +636,14 @@ static void llc_test_link_golden(struct kunit *test)
 
 	for (i = 0; i < SMC_LLC_TEST_DATA_LEN; i++)
 		tl.user_data[i] = i;
-	KUNIT_ASSERT_EQ(test, smc_llc_test_link_build(&msg, &tl, false), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_test_link_build(&msg, &tl, false), 0);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw, golden_test_link_req,
 			   SMC_LLC_MSG_LEN);
 	KUNIT_ASSERT_EQ(test, llc_parse_vec(golden_test_link_req, &info), 0);
 	KUNIT_EXPECT_MEMEQ(test, info.test_link.user_data, tl.user_data,
 			   SMC_LLC_TEST_DATA_LEN);
 	/* the reply echoes the data with R set */
-	KUNIT_ASSERT_EQ(test, smc_llc_test_link_build(&msg, &tl, true), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_test_link_build(&msg, &tl, true), 0);
 	KUNIT_EXPECT_EQ(test, msg.raw[3], 0x80);
 	KUNIT_EXPECT_MEMEQ(test, msg.raw + 4, golden_test_link_req + 4,
 			   SMC_LLC_MSG_LEN - 4);
@@ -840,77 +840,77 @@ static void llc_build_invalid(struct kunit *test)
 	union smc_llc_msg msg;
 
 	cl.qpn = SMC_CLC_U24_MAX + 1;
-	KUNIT_EXPECT_EQ(test, smc_llc_confirm_link_build(&msg, &cl, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_confirm_link_build(&msg, &cl, false),
 			-EINVAL);
 
 	al.qpn = SMC_CLC_U24_MAX + 1;
-	KUNIT_EXPECT_EQ(test, smc_llc_add_link_build(&msg, &al, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_add_link_build(&msg, &al, false), -EINVAL);
 	al.qpn = 0;
 	al.psn = SMC_CLC_U24_MAX + 1;
-	KUNIT_EXPECT_EQ(test, smc_llc_add_link_build(&msg, &al, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_add_link_build(&msg, &al, false), -EINVAL);
 	al.psn = 0;
 	al.mtu = 16;
-	KUNIT_EXPECT_EQ(test, smc_llc_add_link_build(&msg, &al, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_add_link_build(&msg, &al, false), -EINVAL);
 	al.mtu = 0;
 	al.reject = true;
 	al.reject_rsn = 1;
-	KUNIT_EXPECT_EQ(test, smc_llc_add_link_build(&msg, &al, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_add_link_build(&msg, &al, false), -EINVAL);
 	al.reject_rsn = 0;
-	KUNIT_EXPECT_EQ(test, smc_llc_add_link_build(&msg, &al, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_add_link_build(&msg, &al, true), -EINVAL);
 	al.reject_rsn = 16;
-	KUNIT_EXPECT_EQ(test, smc_llc_add_link_build(&msg, &al, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_add_link_build(&msg, &al, true), -EINVAL);
 	al.reject = false;
 	al.reject_rsn = 1;
-	KUNIT_EXPECT_EQ(test, smc_llc_add_link_build(&msg, &al, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_add_link_build(&msg, &al, true), -EINVAL);
 
 	dl.all = true;
-	KUNIT_EXPECT_EQ(test, smc_llc_delete_link_build(&msg, &dl, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_delete_link_build(&msg, &dl, true),
 			-EINVAL);
 
 	cr.num_tkns = 8;
-	KUNIT_EXPECT_EQ(test, smc_llc_confirm_rkey_build(&msg, &cr, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_confirm_rkey_build(&msg, &cr, false),
 			-EINVAL);
 	cr.num_tkns = 0;
 	cr.negative = true;
-	KUNIT_EXPECT_EQ(test, smc_llc_confirm_rkey_build(&msg, &cr, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_confirm_rkey_build(&msg, &cr, false),
 			-EINVAL);
 	cr.negative = false;
 	cr.retry = true;
-	KUNIT_EXPECT_EQ(test, smc_llc_confirm_rkey_build(&msg, &cr, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_confirm_rkey_build(&msg, &cr, true),
 			-EINVAL);
 
-	KUNIT_EXPECT_EQ(test, smc_llc_confirm_rkey_cont_build(&msg, &cc, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_confirm_rkey_cont_build(&msg, &cc, false),
 			-EINVAL);
 	cc.num_left = 6;
-	KUNIT_EXPECT_EQ(test, smc_llc_confirm_rkey_cont_build(&msg, &cc, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_confirm_rkey_cont_build(&msg, &cc, false),
 			-EINVAL);
 	cc.num_left = 1;
 	cc.negative = true;
-	KUNIT_EXPECT_EQ(test, smc_llc_confirm_rkey_cont_build(&msg, &cc, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_confirm_rkey_cont_build(&msg, &cc, false),
 			-EINVAL);
 
-	KUNIT_EXPECT_EQ(test, smc_llc_delete_rkey_build(&msg, &dr, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_delete_rkey_build(&msg, &dr, false),
 			-EINVAL);
 	dr.count = 9;
-	KUNIT_EXPECT_EQ(test, smc_llc_delete_rkey_build(&msg, &dr, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_delete_rkey_build(&msg, &dr, false),
 			-EINVAL);
 	dr.count = 2;
 	dr.negative = true;
-	KUNIT_EXPECT_EQ(test, smc_llc_delete_rkey_build(&msg, &dr, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_delete_rkey_build(&msg, &dr, false),
 			-EINVAL);
 	dr.err_mask = 0x20;		/* third RKey of two */
-	KUNIT_EXPECT_EQ(test, smc_llc_delete_rkey_build(&msg, &dr, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_delete_rkey_build(&msg, &dr, true),
 			-EINVAL);
 	dr.err_mask = 0x40;
 	dr.negative = false;
-	KUNIT_EXPECT_EQ(test, smc_llc_delete_rkey_build(&msg, &dr, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_delete_rkey_build(&msg, &dr, true),
 			-EINVAL);
 
 	/* types smcr does not send */
 	llc_info_init(&info, SMC_LLC_REQ_ADD_LINK, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_build(&msg, &info), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_build(&msg, &info), -EOPNOTSUPP);
 	llc_info_init(&info, SMC_LLC_CONFIRM_LINK_V2, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_build(&msg, &info), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_build(&msg, &info), -EOPNOTSUPP);
 }
 
 static void llc_reject_length(struct kunit *test)
@@ -923,18 +923,18 @@ static void llc_reject_length(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		memcpy(buf, golden_test_link_req, SMC_LLC_MSG_LEN);
 		buf[1] = lens[i];
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, SMC_LLC_MSG_LEN, &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, SMC_LLC_MSG_LEN, &info),
 				-EPROTO);
 	}
 	/* fewer than 44 bytes received */
 	memcpy(buf, golden_test_link_req, SMC_LLC_MSG_LEN);
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, 0, &info), -EPROTO);
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, 3, &info), -EPROTO);
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, SMC_LLC_MSG_LEN - 1, &info),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, 0, &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, 3, &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, SMC_LLC_MSG_LEN - 1, &info),
 			-EPROTO);
 	/* a larger receive buffer: bytes beyond 44 are not the message's */
 	memset(buf + SMC_LLC_MSG_LEN, 0xff, 4);
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 }
 
 static void llc_reject_unknown_type(struct kunit *test)
@@ -951,9 +951,9 @@ static void llc_reject_unknown_type(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		memcpy(buf, golden_test_link_req, sizeof(buf));
 		buf[0] = bad[i];
-		KUNIT_EXPECT_EQ_MSG(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ_MSG(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				    -EPROTO, "type 0x%02x", bad[i]);
-		KUNIT_EXPECT_NULL(test, smc_llc_type_desc(bad[i]));
+		KUNIT_EXPECT_NULL(test, smc_llc_msg_type_desc(bad[i]));
 	}
 }
 
@@ -968,13 +968,13 @@ static void llc_optional_types(struct kunit *test)
 		memcpy(buf, golden_test_link_req, sizeof(buf));
 		buf[0] = t;
 		buf[1] = 0;	/* even with a length smcr cannot judge */
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				-EOPNOTSUPP);
 		KUNIT_EXPECT_EQ(test, info.type, t);
-		KUNIT_EXPECT_TRUE(test, smc_llc_type_optional(t));
+		KUNIT_EXPECT_TRUE(test, smc_llc_msg_type_optional(t));
 	}
-	KUNIT_EXPECT_FALSE(test, smc_llc_type_optional(SMC_LLC_TEST_LINK));
-	KUNIT_EXPECT_FALSE(test, smc_llc_type_optional(0xfe));
+	KUNIT_EXPECT_FALSE(test, smc_llc_msg_type_optional(SMC_LLC_TEST_LINK));
+	KUNIT_EXPECT_FALSE(test, smc_llc_msg_type_optional(0xfe));
 }
 
 /* Linux's REQ ADD LINK and v2 types: known, not supported, any length */
@@ -995,13 +995,13 @@ static void llc_linux_v2_types(struct kunit *test)
 		buf[0] = v2[i];
 		buf[1] = 0x00;		/* v2: 16-bit length 0x0800 */
 		buf[2] = 0x08;
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				-EOPNOTSUPP);
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, 4, &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, 4, &info),
 				-EOPNOTSUPP);
 		KUNIT_EXPECT_EQ(test, info.type, v2[i]);
-		KUNIT_ASSERT_NOT_NULL(test, smc_llc_type_desc(v2[i]));
-		KUNIT_EXPECT_FALSE(test, smc_llc_type_desc(v2[i])->supported);
+		KUNIT_ASSERT_NOT_NULL(test, smc_llc_msg_type_desc(v2[i]));
+		KUNIT_EXPECT_FALSE(test, smc_llc_msg_type_desc(v2[i])->supported);
 	}
 }
 
@@ -1046,8 +1046,8 @@ static void llc_reject_reserved_flags(struct kunit *test)
 					 (resp ? SMC_LLC_FLAG_RESP : 0) |
 					 BIT(bit);
 				KUNIT_EXPECT_EQ_MSG(test,
-						    smc_llc_parse(buf, sizeof(buf),
-								  &info),
+						    smc_llc_msg_parse(buf, sizeof(buf),
+								      &info),
 						    -EPROTO,
 						    "type %u resp %d bit 0x%02lx",
 						    buf[0], resp, BIT(bit));
@@ -1056,18 +1056,18 @@ static void llc_reject_reserved_flags(struct kunit *test)
 			memcpy(buf, c->vec, sizeof(buf));
 			buf[3] = (buf[3] & SMC_LLC_FLAG_NO_RMBE_EYEC) |
 				 (resp ? SMC_LLC_FLAG_RESP : 0);
-			KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf),
-							    &info), 0);
+			KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf),
+								&info), 0);
 		}
 	}
 	/* DELETE RKEY: Z on a request; the golden is a negative reply */
 	memcpy(buf, golden_delete_rkey_neg, sizeof(buf));
 	buf[3] = SMC_LLC_FLAG_RKEY_NEG;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 	buf[3] = 0x80 | 0x40 | 0x20;	/* reserved "0" bit */
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 	buf[3] = 0x80 | 0x20 | 0x10;	/* no C in DELETE RKEY */
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 }
 
 /* Byte 2: reserved; in ADD LINK the reason of a reject only */
@@ -1086,24 +1086,24 @@ static void llc_reject_reserved_byte2(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(vecs); i++) {
 		memcpy(buf, vecs[i], sizeof(buf));
 		buf[2] = 0x01;
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				-EPROTO);
 		buf[2] = 0x80;
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				-EPROTO);
 	}
 	/* reject: reason 0 or the reserved high nibble */
 	memcpy(buf, golden_add_link_rej, sizeof(buf));
 	buf[2] = 0x00;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 	buf[2] = 0x11;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 	buf[2] = SMC_LLC_REJ_RSN_INVALID_MTU;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 	KUNIT_EXPECT_EQ(test, info.add_link.reject_rsn,
 			SMC_LLC_REJ_RSN_INVALID_MTU);
 	buf[2] = 0x0f;		/* unknown reasons are the engine's business */
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 }
 
 /* Reply-only flags on requests, and A on a reply */
@@ -1114,21 +1114,21 @@ static void llc_reject_reply_flags_on_request(struct kunit *test)
 
 	memcpy(buf, golden_add_link_rej, sizeof(buf));
 	buf[3] = SMC_LLC_FLAG_ADD_LINK_REJ;		/* Z, no R */
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 
 	memcpy(buf, golden_confirm_rkey_neg, sizeof(buf));
 	buf[3] = SMC_LLC_FLAG_RKEY_NEG | SMC_LLC_FLAG_RKEY_RETRY;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 	buf[3] = SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_RKEY_RETRY;	/* C, no Z */
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 	buf[3] = SMC_LLC_FLAG_RESP | SMC_LLC_FLAG_RKEY_NEG;	/* Z alone */
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 	KUNIT_EXPECT_FALSE(test, info.confirm_rkey.retry);
 
 	/* DELETE LINK of the link group has no reply */
 	memcpy(buf, golden_delete_link_all, sizeof(buf));
 	buf[3] |= SMC_LLC_FLAG_RESP;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 }
 
 static void llc_reject_counts(struct kunit *test)
@@ -1141,14 +1141,14 @@ static void llc_reject_counts(struct kunit *test)
 	for (n = 0; n <= 255; n++) {
 		memcpy(buf, golden_confirm_rkey_req, sizeof(buf));
 		buf[4] = n;
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				n <= 7 ? 0 : -EPROTO);
 	}
 	/* CONFIRM RKEY CONTINUATION: NumTknsLeft 1..5 */
 	for (n = 0; n <= 255; n++) {
 		memcpy(buf, golden_confirm_rkey_cont_req, sizeof(buf));
 		buf[4] = n;
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				n >= 1 && n <= 5 ? 0 : -EPROTO);
 	}
 	/* DELETE RKEY: Count 1..8 */
@@ -1156,26 +1156,26 @@ static void llc_reject_counts(struct kunit *test)
 		memcpy(buf, golden_delete_rkey_neg, sizeof(buf));
 		buf[4] = n;
 		buf[5] = 0;
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				n >= 1 && n <= 8 ? 0 : -EPROTO);
 	}
 	/* error mask: only listed RKeys (count 4: 0xf0), only with Z */
 	for (n = 0; n <= 255; n++) {
 		memcpy(buf, golden_delete_rkey_neg, sizeof(buf));
 		buf[5] = n;
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info),
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info),
 				n & 0x0f ? -EPROTO : 0);
 	}
 	memcpy(buf, golden_delete_rkey_neg, sizeof(buf));
 	buf[3] = SMC_LLC_FLAG_RESP;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), -EPROTO);
 	buf[5] = 0;
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 	/* ADD LINK CONTINUATION: any count, 0 is an empty message */
 	for (n = 0; n <= 255; n++) {
 		memcpy(buf, golden_add_link_cont_req, sizeof(buf));
 		buf[5] = n;
-		KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+		KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 	}
 }
 
@@ -1189,24 +1189,24 @@ static void llc_parse_lenient_body(struct kunit *test)
 	buf[10] = 0xff;			/* Linux's reserved bytes */
 	buf[32] = 0xf0;			/* reserved nibble, MTU 0 */
 	memset(buf + 36, 0xff, 8);
-	KUNIT_ASSERT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 	KUNIT_EXPECT_EQ(test, info.add_link.mtu, 0);
 	KUNIT_EXPECT_EQ(test, info.add_link.gid[0], 0xfe);
 
 	memcpy(buf, golden_confirm_rkey_req, sizeof(buf));
 	memset(buf + 30, 0xee, 14);	/* slot 3 and byte 43 */
-	KUNIT_ASSERT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 	KUNIT_EXPECT_EQ(test, info.confirm_rkey.others[1].rkey, 0U);
 	KUNIT_EXPECT_EQ(test, info.confirm_rkey.others[1].link_num, 0);
 
 	memcpy(buf, golden_delete_link_all, sizeof(buf));
 	buf[4] = 3;			/* no meaning with A */
-	KUNIT_ASSERT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_ASSERT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 	KUNIT_EXPECT_EQ(test, info.delete_link.link_num, 0);
 
 	memcpy(buf, golden_test_link_req, sizeof(buf));
 	memset(buf + 20, 0xff, 24);
-	KUNIT_EXPECT_EQ(test, smc_llc_parse(buf, sizeof(buf), &info), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(buf, sizeof(buf), &info), 0);
 }
 
 /* Type table: who sends which flavor, on which link state */
@@ -1268,8 +1268,8 @@ static void llc_check_sender_table(struct kunit *test)
 
 		llc_info_init(&info, c->type, c->resp);
 		KUNIT_EXPECT_EQ_MSG(test,
-				    smc_llc_check_sender(&info, c->from_server,
-							 c->state),
+				    smc_llc_msg_check_sender(&info, c->from_server,
+							     c->state),
 				    c->rc, "case %zu", i);
 	}
 }
@@ -1324,7 +1324,7 @@ static void llc_collision_table(struct kunit *test)
 	unsigned int e;
 
 	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-		c = smc_llc_collision_lookup(SMC_LLC_FLOW_NONE, e);
+		c = smc_llc_msg_collision_lookup(SMC_LLC_FLOW_NONE, e);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_EXPECT_FALSE(test, c->rfc);
 		if (e == SMC_LLC_EV_TEST_LINK)
@@ -1336,28 +1336,28 @@ static void llc_collision_table(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, c->action, SMC_LLC_ACT_PROCESS);
 	}
 	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-		c = smc_llc_collision_lookup(SMC_LLC_FLOW_RKEY, e);
+		c = smc_llc_msg_collision_lookup(SMC_LLC_FLOW_RKEY, e);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_EXPECT_TRUE_MSG(test, c->rfc, "event %u", e);
 		KUNIT_EXPECT_EQ_MSG(test, c->action, rkey_row[e], "event %u", e);
 	}
 	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-		c = smc_llc_collision_lookup(SMC_LLC_FLOW_ADD_LINK, e);
+		c = smc_llc_msg_collision_lookup(SMC_LLC_FLOW_ADD_LINK, e);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_EXPECT_EQ_MSG(test, c->rfc, add_row[e].rfc, "event %u", e);
 		KUNIT_EXPECT_EQ_MSG(test, c->action, add_row[e].action,
 				    "event %u", e);
 	}
 	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-		c = smc_llc_collision_lookup(SMC_LLC_FLOW_DEL_LINK, e);
+		c = smc_llc_msg_collision_lookup(SMC_LLC_FLOW_DEL_LINK, e);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_EXPECT_EQ_MSG(test, c->rfc, del_row[e].rfc, "event %u", e);
 		KUNIT_EXPECT_EQ_MSG(test, c->action, del_row[e].action,
 				    "event %u", e);
 	}
-	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(SMC_LLC_FLOW_CNT, 0));
-	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(0, SMC_LLC_EV_CNT));
-	KUNIT_EXPECT_NULL(test, smc_llc_collision_lookup(-1, 0));
+	KUNIT_EXPECT_NULL(test, smc_llc_msg_collision_lookup(SMC_LLC_FLOW_CNT, 0));
+	KUNIT_EXPECT_NULL(test, smc_llc_msg_collision_lookup(0, SMC_LLC_EV_CNT));
+	KUNIT_EXPECT_NULL(test, smc_llc_msg_collision_lookup(-1, 0));
 }
 
 /*
@@ -1373,7 +1373,7 @@ static void llc_collision_complete(struct kunit *test)
 
 	for (f = 0; f < SMC_LLC_FLOW_CNT; f++) {
 		for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-			c = smc_llc_collision_lookup(f, e);
+			c = smc_llc_msg_collision_lookup(f, e);
 			KUNIT_EXPECT_NOT_NULL_MSG(test, c, "flow %u, event %u",
 						  f, e);
 			if (c)
@@ -1381,7 +1381,7 @@ static void llc_collision_complete(struct kunit *test)
 						    SMC_LLC_ACT_UNDEFINED,
 						    "flow %u, event %u", f, e);
 		}
-		c = smc_llc_collision_lookup(f, SMC_LLC_EV_TEST_LINK);
+		c = smc_llc_msg_collision_lookup(f, SMC_LLC_EV_TEST_LINK);
 		if (c)
 			KUNIT_EXPECT_EQ_MSG(test, c->action, SMC_LLC_ACT_REPLY,
 					    "flow %u", f);
@@ -1399,29 +1399,29 @@ static void llc_link_num_next(struct kunit *test)
 	u8 all[255];
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(none, 3), 1);
-	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(one, 3), 2);
-	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(two, 3), 3);
-	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(gap, 3), 1);
-	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(high, 3), 2);
-	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(NULL, 0), 1);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_link_num_next(none, 3), 1);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_link_num_next(one, 3), 2);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_link_num_next(two, 3), 3);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_link_num_next(gap, 3), 1);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_link_num_next(high, 3), 2);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_link_num_next(NULL, 0), 1);
 	for (i = 0; i < ARRAY_SIZE(all); i++)
 		all[i] = i + 1;
-	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(all, ARRAY_SIZE(all)), 0);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_link_num_next(all, ARRAY_SIZE(all)), 0);
 	all[100] = 0;
-	KUNIT_EXPECT_EQ(test, smc_llc_link_num_next(all, ARRAY_SIZE(all)), 101);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_link_num_next(all, ARRAY_SIZE(all)), 101);
 }
 
 /* 2.2.2: which side uses one port for both links decides the type */
 static void llc_lgr_type(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, smc_llc_lgr_type(false, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_lgr_type(false, false),
 			SMC_LGR_SYMMETRIC);
-	KUNIT_EXPECT_EQ(test, smc_llc_lgr_type(false, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_lgr_type(false, true),
 			SMC_LGR_ASYMMETRIC_PEER);
-	KUNIT_EXPECT_EQ(test, smc_llc_lgr_type(true, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_lgr_type(true, false),
 			SMC_LGR_ASYMMETRIC_LOCAL);
-	KUNIT_EXPECT_EQ(test, smc_llc_lgr_type(true, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_lgr_type(true, true),
 			SMC_LGR_ASYMMETRIC_LOCAL);
 	/* Linux's numbers, which netlink reports */
 	KUNIT_EXPECT_EQ(test, SMC_LGR_SINGLE, 1);
@@ -1435,39 +1435,39 @@ static void llc_event_mapping(struct kunit *test)
 	struct smc_llc_msg_info info;
 
 	llc_info_init(&info, SMC_LLC_TEST_LINK, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true),
 			SMC_LLC_EV_TEST_LINK);
 	llc_info_init(&info, SMC_LLC_CONFIRM_LINK, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true),
 			SMC_LLC_EV_CONFIRM_LINK);
 	llc_info_init(&info, SMC_LLC_ADD_LINK, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, false),
 			SMC_LLC_EV_ADD_LINK_CLNT);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true),
 			SMC_LLC_EV_ADD_LINK_SERV);
 	llc_info_init(&info, SMC_LLC_DELETE_LINK, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, false),
 			SMC_LLC_EV_DEL_LINK_CLNT_ONE);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true),
 			SMC_LLC_EV_DEL_LINK_SERV_ONE);
 	info.delete_link.all = true;
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, false),
 			SMC_LLC_EV_DEL_LINK_CLNT_ALL);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true),
 			SMC_LLC_EV_DEL_LINK_SERV_ALL);
 	llc_info_init(&info, SMC_LLC_CONFIRM_RKEY, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, false),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, false),
 			SMC_LLC_EV_CONFIRM_RKEY);
 	llc_info_init(&info, SMC_LLC_DELETE_RKEY, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true),
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true),
 			SMC_LLC_EV_DELETE_RKEY);
 	/* replies and continuations belong to the flow in progress */
 	llc_info_init(&info, SMC_LLC_CONFIRM_RKEY, true);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true), -EINVAL);
 	llc_info_init(&info, SMC_LLC_ADD_LINK_CONT, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true), -EINVAL);
 	llc_info_init(&info, SMC_LLC_CONFIRM_RKEY_CONT, false);
-	KUNIT_EXPECT_EQ(test, smc_llc_event_of(&info, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_event_of(&info, true), -EINVAL);
 }
 
 /* Type table: RFC type numbers, flows, every supported type parses */
@@ -1483,7 +1483,7 @@ static void llc_type_table(struct kunit *test)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(rfc); i++) {
-		d = smc_llc_type_desc(rfc[i].type);
+		d = smc_llc_msg_type_desc(rfc[i].type);
 		KUNIT_ASSERT_NOT_NULL(test, d);
 		KUNIT_EXPECT_TRUE(test, d->supported);
 		KUNIT_EXPECT_EQ(test, d->flow, rfc[i].flow);
@@ -1529,14 +1529,14 @@ static void llc_fuzz_parse_build(struct kunit *test)
 			if (i % 5)
 				msg.raw[4] &= 0x07;
 		}
-		rc = smc_llc_parse(&msg, sizeof(msg), &info);
+		rc = smc_llc_msg_parse(&msg, sizeof(msg), &info);
 		KUNIT_ASSERT_TRUE(test, rc == 0 || rc == -EPROTO ||
 				  rc == -EOPNOTSUPP);
 		if (rc)
 			continue;
 		accepted++;
-		KUNIT_ASSERT_EQ(test, smc_llc_build(&msg, &info), 0);
-		KUNIT_ASSERT_EQ(test, smc_llc_parse(&msg, sizeof(msg), &again),
+		KUNIT_ASSERT_EQ(test, smc_llc_msg_build(&msg, &info), 0);
+		KUNIT_ASSERT_EQ(test, smc_llc_msg_parse(&msg, sizeof(msg), &again),
 				0);
 		KUNIT_ASSERT_EQ(test, memcmp(&info, &again, sizeof(info)), 0);
 	}

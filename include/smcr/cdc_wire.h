@@ -64,7 +64,7 @@ static_assert(sizeof(struct smc_cdc_msg_wire) == SMC_CDC_MSG_LEN);
  * @conn_flags: SMC_CDC_CONN_* bits, reserved bits clear
  *
  * When @prod_flags has SMC_CDC_PROD_FAILOVER, only @seqno and @token are
- * significant; smc_cdc_parse() then leaves the cursors and @conn_flags 0.
+ * significant; smc_cdc_msg_parse() then leaves the cursors and @conn_flags 0.
  */
 struct smc_cdc_info {
 	u16			seqno;
@@ -75,12 +75,12 @@ struct smc_cdc_info {
 	u8			conn_flags;
 };
 
-void smc_cdc_build(struct smc_cdc_msg_wire *msg,
-		   const struct smc_cdc_info *info);
-int smc_cdc_parse(const void *buf, size_t len,
-		  const struct smc_ring *local_rmbe,
-		  const struct smc_ring *peer_rmbe,
-		  struct smc_cdc_info *info);
+void smc_cdc_msg_build(struct smc_cdc_msg_wire *msg,
+		       const struct smc_cdc_info *info);
+int smc_cdc_msg_parse(const void *buf, size_t len,
+		      const struct smc_ring *local_rmbe,
+		      const struct smc_ring *peer_rmbe,
+		      struct smc_cdc_info *info);
 
 /**
  * smc_cdc_seq_after() - whether sequence number @a is newer than @b

@@ -235,15 +235,15 @@ struct smc_clc_v2_limits {
 	u8	max_links;
 };
 
-int smc_clc_proposal_build_v2(void *buf, size_t size,
+int smc_clc_v2_proposal_build(void *buf, size_t size,
 			      const struct smc_clc_proposal_info *info);
-int smc_clc_acc_conf_build_v2(void *buf, size_t size, u8 type,
+int smc_clc_v2_acc_conf_build(void *buf, size_t size, u8 type,
 			      const struct smc_clc_accept_info *info);
-int smc_clc_acc_conf_parse_v2(const void *msg, size_t len, u8 type,
+int smc_clc_v2_acc_conf_parse(const void *msg, size_t len, u8 type,
 			      struct smc_clc_accept_info *info);
-int smc_clc_eid_match(const struct smc_clc_proposal_info *prop,
-		      const u8 *ueids, int ueid_cnt,
-		      u8 eid[SMC_EID_LEN]);
+int smc_clc_v2_eid_match(const struct smc_clc_proposal_info *prop,
+			 const u8 *ueids, int ueid_cnt,
+			 u8 eid[SMC_EID_LEN]);
 u32 smc_clc_v2_server_limits(const struct smc_clc_proposal_info *prop,
 			     const struct smc_clc_v2_limits *ours,
 			     struct smc_clc_v2_limits *out);

@@ -35,7 +35,7 @@
  *
  * The RFC's states are path based and also depend on what each side has
  * sent; the _WR and _PC variants make that explicit, so the table needs
- * no further inputs. smc_close_sk_state() maps every state to the RFC's
+ * no further inputs. smc_close_sm_sk_state() maps every state to the RFC's
  * (and Linux's) state for sock_diag. D, C and A are the connection state
  * flags of A.4: sending done, PeerConnectionClosed, abnormal close.
  */
@@ -146,11 +146,11 @@ struct smc_close_step {
 	bool			invalid;
 };
 
-struct smc_close_step smc_close_next(enum smc_close_state state,
-				     enum smc_close_event event);
-bool smc_close_cdc_event(u8 conn_flags, enum smc_close_event *event);
-bool smc_close_timer_state(enum smc_close_state state);
-int smc_close_sk_state(enum smc_close_state state);
-const char *smc_close_state_name(enum smc_close_state state);
+struct smc_close_step smc_close_sm_next(enum smc_close_state state,
+					enum smc_close_event event);
+bool smc_close_sm_cdc_event(u8 conn_flags, enum smc_close_event *event);
+bool smc_close_sm_timer_state(enum smc_close_state state);
+int smc_close_sm_sk_state(enum smc_close_state state);
+const char *smc_close_sm_state_name(enum smc_close_state state);
 
 #endif /* _SMCR_CLOSE_SM_H */

@@ -266,7 +266,7 @@ enum smc_llc_link_state {
  * struct smc_llc_type_desc - what smcr knows about one LLC type
  * @type: enum smc_llc_type
  * @name: for logs
- * @supported: false: a known type smcr does not implement; smc_llc_parse()
+ * @supported: false: a known type smcr does not implement; smc_llc_msg_parse()
  *	returns -EOPNOTSUPP for it
  * @flags_req: header flag bits, besides R, a request may carry
  * @flags_resp: header flag bits, besides R, a reply may carry
@@ -287,42 +287,44 @@ struct smc_llc_type_desc {
 	u8		flow;		/* enum smc_llc_flow */
 };
 
-int smc_llc_parse(const void *buf, size_t len, struct smc_llc_msg_info *info);
-int smc_llc_build(union smc_llc_msg *msg, const struct smc_llc_msg_info *info);
+int smc_llc_msg_parse(const void *buf, size_t len,
+		      struct smc_llc_msg_info *info);
+int smc_llc_msg_build(union smc_llc_msg *msg,
+		      const struct smc_llc_msg_info *info);
 
-int smc_llc_confirm_link_build(union smc_llc_msg *msg,
-			       const struct smc_llc_confirm_link_info *info,
+int smc_llc_msg_confirm_link_build(union smc_llc_msg *msg,
+				   const struct smc_llc_confirm_link_info *info,
+				   bool response);
+int smc_llc_msg_add_link_build(union smc_llc_msg *msg,
+			       const struct smc_llc_add_link_info *info,
 			       bool response);
-int smc_llc_add_link_build(union smc_llc_msg *msg,
-			   const struct smc_llc_add_link_info *info,
-			   bool response);
-int smc_llc_add_link_cont_build(union smc_llc_msg *msg,
-				const struct smc_llc_add_link_cont_info *info,
-				bool response);
-int smc_llc_delete_link_build(union smc_llc_msg *msg,
-			      const struct smc_llc_delete_link_info *info,
-			      bool response);
-int smc_llc_confirm_rkey_build(union smc_llc_msg *msg,
-			       const struct smc_llc_confirm_rkey_info *info,
-			       bool response);
-int smc_llc_confirm_rkey_cont_build(union smc_llc_msg *msg,
-				    const struct smc_llc_confirm_rkey_cont_info *info,
+int smc_llc_msg_add_link_cont_build(union smc_llc_msg *msg,
+				    const struct smc_llc_add_link_cont_info *info,
 				    bool response);
-int smc_llc_delete_rkey_build(union smc_llc_msg *msg,
-			      const struct smc_llc_delete_rkey_info *info,
-			      bool response);
-int smc_llc_test_link_build(union smc_llc_msg *msg,
-			    const struct smc_llc_test_link_info *info,
-			    bool response);
+int smc_llc_msg_delete_link_build(union smc_llc_msg *msg,
+				  const struct smc_llc_delete_link_info *info,
+				  bool response);
+int smc_llc_msg_confirm_rkey_build(union smc_llc_msg *msg,
+				   const struct smc_llc_confirm_rkey_info *info,
+				   bool response);
+int smc_llc_msg_confirm_rkey_cont_build(union smc_llc_msg *msg,
+					const struct smc_llc_confirm_rkey_cont_info *info,
+					bool response);
+int smc_llc_msg_delete_rkey_build(union smc_llc_msg *msg,
+				  const struct smc_llc_delete_rkey_info *info,
+				  bool response);
+int smc_llc_msg_test_link_build(union smc_llc_msg *msg,
+				const struct smc_llc_test_link_info *info,
+				bool response);
 
-const struct smc_llc_type_desc *smc_llc_type_desc(u8 type);
-bool smc_llc_type_optional(u8 type);
-int smc_llc_check_sender(const struct smc_llc_msg_info *info,
-			 bool from_server, enum smc_llc_link_state state);
+const struct smc_llc_type_desc *smc_llc_msg_type_desc(u8 type);
+bool smc_llc_msg_type_optional(u8 type);
+int smc_llc_msg_check_sender(const struct smc_llc_msg_info *info,
+			     bool from_server, enum smc_llc_link_state state);
 
-int smc_llc_event_of(const struct smc_llc_msg_info *info, bool from_server);
+int smc_llc_msg_event_of(const struct smc_llc_msg_info *info, bool from_server);
 const struct smc_llc_collision *
-smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event);
+smc_llc_msg_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event);
 
 /* Link group types (RFC 7609 2.2.2); the numbers are Linux's (netlink) */
 enum smc_lgr_type {
@@ -333,13 +335,15 @@ enum smc_lgr_type {
 	SMC_LGR_ASYMMETRIC_LOCAL = 4,	/* we use one port twice */
 };
 
-u8 smc_llc_link_num_next(const u8 *used, unsigned int n);
-enum smc_lgr_type smc_llc_lgr_type(bool same_local_port, bool same_peer_gid);
+u8 smc_llc_msg_link_num_next(const u8 *used, unsigned int n);
+enum smc_lgr_type smc_llc_msg_lgr_type(bool same_local_port,
+				       bool same_peer_gid);
 
-void smc_llc_rkey_pairs_get(const struct smc_llc_rkey_pair *w,
-			    struct smc_llc_rkey_pair_info *out, unsigned int n);
-void smc_llc_rkey_pairs_put(const struct smc_llc_rkey_pair_info *in,
-			    struct smc_llc_rkey_pair *w, unsigned int n);
+void smc_llc_msg_rkey_pairs_get(const struct smc_llc_rkey_pair *w,
+				struct smc_llc_rkey_pair_info *out,
+				unsigned int n);
+void smc_llc_msg_rkey_pairs_put(const struct smc_llc_rkey_pair_info *in,
+				struct smc_llc_rkey_pair *w, unsigned int n);
 
 /* llc_v2.c: SMC-R version 2 framing */
 int smc_llc_v2_unwrap(const void *buf, size_t len, u8 out[SMC_LLC_MSG_LEN]);

@@ -136,12 +136,12 @@ static void smc_trace_ports(const struct smc_sock *smc, u16 *sport,
 }
 
 /**
- * smc_set_fallback() - record that the connection uses TCP, and why
+ * smc_sock_set_fallback() - record that the connection uses TCP, and why
  * @smc: socket whose establishment is deciding
  * @reason: SMC_CLC_DECL_* code
  * @peer_diag: the peer's Decline diagnosis, or 0
  */
-void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
+void smc_sock_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
 {
 	u16 sport, dport;
 
@@ -156,10 +156,10 @@ void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
 }
 
 /**
- * smc_hs_finish() - establishment decided: the connection is usable
+ * smc_sock_hs_finish() - establishment decided: the connection is usable
  * @smc: the socket; its lock is held, or it is a child nobody sees yet
  */
-void smc_hs_finish(struct smc_sock *smc)
+void smc_sock_hs_finish(struct smc_sock *smc)
 {
 	struct sock *sk = &smc->sk;
 	u16 sport, dport;
@@ -176,7 +176,7 @@ void smc_hs_finish(struct smc_sock *smc)
 		/* a TCP reset the error report saw before DONE (clcsock.c) */
 		smp_mb();
 		if (READ_ONCE(smc->clcsock->sk->sk_state) == TCP_CLOSE)
-			smc_conn_tcp_error(smc);
+			smc_close_tcp_error(smc);
 		/* what the peer's CDC messages left before DONE (close.c) */
 		smc_cdc_upd_queue(smc);
 		smc_keepalive_start(smc);
@@ -185,11 +185,11 @@ void smc_hs_finish(struct smc_sock *smc)
 }
 
 /**
- * smc_sk_keepalive() - proto.keepalive: SO_KEEPALIVE set on an SMC socket
+ * smc_sock_keepalive() - proto.keepalive: SO_KEEPALIVE set on an SMC socket
  * @sk: the socket; its lock is held
  * @on: the new value
  */
-void smc_sk_keepalive(struct sock *sk, int on)
+void smc_sock_keepalive(struct sock *sk, int on)
 {
 	struct smc_sock *smc = smc_sk(sk);
 
@@ -202,7 +202,7 @@ static struct proto smc_proto = {
 	.name		= "SMCR",
 	.owner		= THIS_MODULE,
 	.obj_size	= sizeof(struct smc_sock),
-	.keepalive	= smc_sk_keepalive,
+	.keepalive	= smc_sock_keepalive,
 };
 
 /**
@@ -341,7 +341,7 @@ int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family)
 	/* SOL_SOCKET options must reach the clcsock too */
 	smcr_want_custom_sockopt(sock);
 	/* TCP's defaults (tcp_rmem, tcp_wmem), as getsockopt would show */
-	smc_copy_sock_settings(&smc->sk, smc->clcsock->sk);
+	smc_clcsock_copy_settings(&smc->sk, smc->clcsock->sk);
 	return 0;
 }
 
@@ -360,7 +360,7 @@ int smc_release(struct socket *sock)
 		return 0;
 	smc = smc_sk(sk);
 	smc_sock_unlist(smc);
-	smc_sockopt_sync(smc);		/* SO_LINGER */
+	smc_clcsock_sockopt_sync(smc);		/* SO_LINGER */
 
 	lock_sock(sk);
 	if (sk->sk_state == SMC_LISTEN)
@@ -368,7 +368,7 @@ int smc_release(struct socket *sock)
 	if (smc_hs_pending(smc))
 		kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
 	else if (READ_ONCE(smc->hs) == SMC_HS_DONE && !smc->use_fallback)
-		smc_conn_release(smc);
+		smc_close_release(smc);
 	WRITE_ONCE(smc->hs, SMC_HS_NONE);
 	sk->sk_state = SMC_CLOSED;
 	sk->sk_shutdown = SHUTDOWN_MASK;

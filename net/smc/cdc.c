@@ -165,7 +165,7 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	conn->cdc_pend++;	/* takes over from @tx_hold */
 	conn->tx_hold--;
 	spin_unlock_bh(&conn->lock);
-	smc_cdc_build(buf, &info);
+	smc_cdc_msg_build(buf, &info);
 	smc_wr_tx_set_cdc(conn->lnk, buf, conn->token);
 	rc = smc_wr_tx_send(conn->lnk, buf);
 	if (rc) {
@@ -345,7 +345,7 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	 */
 	if (!tx_ring.size)
 		tx_ring = rx_ring;
-	if (smc_cdc_parse(msg, len, &rx_ring, &tx_ring, &info) ||
+	if (smc_cdc_msg_parse(msg, len, &rx_ring, &tx_ring, &info) ||
 	    (info.prod_flags & SMC_CDC_PROD_FAILOVER))
 		goto out;
 	spin_lock_bh(&conn->lock);
@@ -388,7 +388,7 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	/* the flags are sticky: only a new one is a close event */
 	news = info.conn_flags & ~conn->peer_flags;
 	conn->peer_flags |= info.conn_flags;
-	if (!smc_close_cdc_event(news, &ev))
+	if (!smc_close_sm_cdc_event(news, &ev))
 		ev = SMC_CLOSE_EV_PEER_ALIVE;
 	act = smc_close_feed_later(conn, ev);
 	/* urgent data and update requests mean nothing past the end */

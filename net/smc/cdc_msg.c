@@ -47,12 +47,12 @@ static struct smc_cursor smc_cdc_cursor_get(const struct smc_cdc_cursor_wire *w)
 }
 
 /**
- * smc_cdc_build() - encode a CDC message
+ * smc_cdc_msg_build() - encode a CDC message
  * @msg: buffer to fill, SMC_CDC_MSG_LEN bytes
  * @info: fields to send; reserved flag bits are not sent
  */
-void smc_cdc_build(struct smc_cdc_msg_wire *msg,
-		   const struct smc_cdc_info *info)
+void smc_cdc_msg_build(struct smc_cdc_msg_wire *msg,
+		       const struct smc_cdc_info *info)
 {
 	memset(msg, 0, sizeof(*msg));
 	msg->type = SMC_CDC_MSG_TYPE;
@@ -66,7 +66,7 @@ void smc_cdc_build(struct smc_cdc_msg_wire *msg,
 }
 
 /**
- * smc_cdc_parse() - decode and validate a received CDC message
+ * smc_cdc_msg_parse() - decode and validate a received CDC message
  * @buf: the received bytes
  * @len: their number (a receive may be longer than 44 bytes)
  * @local_rmbe: the receiver's own RMBE, where the producer cursor points
@@ -77,10 +77,10 @@ void smc_cdc_build(struct smc_cdc_msg_wire *msg,
  * length field is wrong; -ERANGE if a cursor lies outside its RMBE's data
  * area.
  */
-int smc_cdc_parse(const void *buf, size_t len,
-		  const struct smc_ring *local_rmbe,
-		  const struct smc_ring *peer_rmbe,
-		  struct smc_cdc_info *info)
+int smc_cdc_msg_parse(const void *buf, size_t len,
+		      const struct smc_ring *local_rmbe,
+		      const struct smc_ring *peer_rmbe,
+		      struct smc_cdc_info *info)
 {
 	const struct smc_cdc_msg_wire *msg = buf;
 	struct smc_cursor prod, cons;

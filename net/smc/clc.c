@@ -259,7 +259,7 @@ int smc_clc_prefix_area_build(void *buf, size_t size,
  * @size: its size; SMC_CLC_PROPOSAL_V1_MAX_LEN always suffices for
  *	version 1, SMC_CLC_PROPOSAL_LINUX_MAX_LEN for version 2
  * @info: what to propose: with @smcr_v2 Linux's version 2 layout
- *	(smc_clc_proposal_build_v2()), else version 1 with @peer_id, @gid,
+ *	(smc_clc_v2_proposal_build()), else version 1 with @peer_id, @gid,
  *	@mac and @prefixes (see smc_clc_prefix_area_build())
  *
  * The IP area offset of version 1 is 0 (nothing between it and the prefix
@@ -276,7 +276,7 @@ int smc_clc_proposal_build(void *buf, size_t size,
 	int len;
 
 	if (info->smcr_v2)
-		return smc_clc_proposal_build_v2(buf, size, info);
+		return smc_clc_v2_proposal_build(buf, size, info);
 	if (size < fixed)
 		return -EMSGSIZE;
 	len = smc_clc_prefix_area_build(prop + 1, size - fixed,
@@ -498,7 +498,7 @@ static int smc_clc_acc_conf_build(void *buf, size_t size, u8 type,
 	int rc;
 
 	if (info->version != SMC_CLC_V1)
-		return smc_clc_acc_conf_build_v2(buf, size, type, info);
+		return smc_clc_v2_acc_conf_build(buf, size, type, info);
 	if (size < sizeof(*msg))
 		return -EMSGSIZE;
 	rc = smc_clc_acc_conf_fill(msg, info);
@@ -588,7 +588,7 @@ static int smc_clc_acc_conf_parse(const void *msg, size_t len, u8 type,
 	    SMC_CLC_TYPE_R)
 		return -EPROTO;
 	if ((flags >> SMC_CLC_VERSION_SHIFT) > SMC_CLC_V1)
-		return smc_clc_acc_conf_parse_v2(msg, len, type, info);
+		return smc_clc_v2_acc_conf_parse(msg, len, type, info);
 	if (len != sizeof(*ac) || smc_clc_acc_conf_read(ac, info)) {
 		memset(info, 0, sizeof(*info));
 		return -EPROTO;

@@ -59,7 +59,7 @@ static size_t smc_clc_fce_len(u8 release)
 }
 
 /**
- * smc_clc_proposal_build_v2() - encode a version 2 Proposal
+ * smc_clc_v2_proposal_build() - encode a version 2 Proposal
  * @buf: buffer to fill
  * @size: its size; SMC_CLC_PROPOSAL_LINUX_MAX_LEN always suffices
  * @info: @smcr_v2 must be set. With @smcr_v1 SMC-R version 1 is offered
@@ -73,7 +73,7 @@ static size_t smc_clc_fce_len(u8 release)
  * Return: the number of bytes to send, -EINVAL if @info cannot be encoded,
  * -EMSGSIZE if @size is too small.
  */
-int smc_clc_proposal_build_v2(void *buf, size_t size,
+int smc_clc_v2_proposal_build(void *buf, size_t size,
 			      const struct smc_clc_proposal_info *info)
 {
 	struct smc_clc_proposal *prop = buf;
@@ -128,7 +128,7 @@ int smc_clc_proposal_build_v2(void *buf, size_t size,
 }
 
 /**
- * smc_clc_acc_conf_build_v2() - encode a version 2 SMC-R Accept or Confirm
+ * smc_clc_v2_acc_conf_build() - encode a version 2 SMC-R Accept or Confirm
  * @buf: buffer to fill
  * @size: its size
  * @type: SMC_CLC_ACCEPT or SMC_CLC_CONFIRM
@@ -142,7 +142,7 @@ int smc_clc_proposal_build_v2(void *buf, size_t size,
  * Return: the number of bytes to send, -EINVAL if @info cannot be encoded,
  * -EMSGSIZE if @size is too small.
  */
-int smc_clc_acc_conf_build_v2(void *buf, size_t size, u8 type,
+int smc_clc_v2_acc_conf_build(void *buf, size_t size, u8 type,
 			      const struct smc_clc_accept_info *info)
 {
 	const struct smc_clc_v2_info *v2 = &info->v2;
@@ -196,7 +196,7 @@ int smc_clc_acc_conf_build_v2(void *buf, size_t size, u8 type,
 }
 
 /**
- * smc_clc_acc_conf_parse_v2() - decode a version 2 SMC-R Accept or Confirm
+ * smc_clc_v2_acc_conf_parse() - decode a version 2 SMC-R Accept or Confirm
  * @msg: the whole message; frame and SMC type already checked
  * @len: its length
  * @type: SMC_CLC_ACCEPT or SMC_CLC_CONFIRM
@@ -206,7 +206,7 @@ int smc_clc_acc_conf_build_v2(void *buf, size_t size, u8 type,
  * bytes, a length other than what its F-bit, release and GID count add up
  * to, more than 8 GIDs, or an invalid MTU code on first contact.
  */
-int smc_clc_acc_conf_parse_v2(const void *msg, size_t len, u8 type,
+int smc_clc_v2_acc_conf_parse(const void *msg, size_t len, u8 type,
 			      struct smc_clc_accept_info *info)
 {
 	struct smc_clc_v2_info *v2 = &info->v2;
@@ -262,7 +262,7 @@ err:
 }
 
 /**
- * smc_clc_eid_match() - the EID of a version 2 link group
+ * smc_clc_v2_eid_match() - the EID of a version 2 link group
  * @prop: the client's Proposal, with its user EIDs
  * @ueids: the server's user EIDs, @ueid_cnt times SMC_EID_LEN bytes
  * @ueid_cnt: entries of @ueids
@@ -272,9 +272,9 @@ err:
  *
  * Return: 0, or -ENOENT if there is none (Decline with NOUEID).
  */
-int smc_clc_eid_match(const struct smc_clc_proposal_info *prop,
-		      const u8 *ueids, int ueid_cnt,
-		      u8 eid[SMC_EID_LEN])
+int smc_clc_v2_eid_match(const struct smc_clc_proposal_info *prop,
+			 const u8 *ueids, int ueid_cnt,
+			 u8 eid[SMC_EID_LEN])
 {
 	int i, j;
 

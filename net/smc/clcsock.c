@@ -112,7 +112,7 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 			/*
 			 * The TCP connection is gone (a reset, a timeout; not
 			 * an ICMP error it survives): so is an SMC-R one.
-			 * smc_hs_finish() checks the other way round.
+			 * smc_sock_hs_finish() checks the other way round.
 			 */
 			gone = READ_ONCE(clcsk->sk_state) == TCP_CLOSE;
 			/* acquire (the xchg() above orders it after TCP's
@@ -120,7 +120,7 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 			 */
 			if (gone && smp_load_acquire(&smc->hs) == SMC_HS_DONE &&
 			    !smc->use_fallback)
-				smc_conn_tcp_error(smc);
+				smc_close_tcp_error(smc);
 		}
 	}
 	rcu_read_unlock();
@@ -262,14 +262,14 @@ bool smc_clcsock_peer_smc(const struct smc_sock *smc)
 				 BIT(SOCK_RCVMARK))
 
 /**
- * smc_copy_sock_settings() - copy SOL_SOCKET settings between sockets
+ * smc_clcsock_copy_settings() - copy SOL_SOCKET settings between sockets
  * @dst: socket to update
  * @src: socket to copy from
  *
  * getsockopt(SOL_SOCKET) always reads the AF_SMC socket, so an accepted
  * child takes over what TCP gave its clcsock (inherited from the listener).
  */
-void smc_copy_sock_settings(struct sock *dst, const struct sock *src)
+void smc_clcsock_copy_settings(struct sock *dst, const struct sock *src)
 {
 	dst->sk_type = src->sk_type;
 	dst->sk_rcvbuf = READ_ONCE(src->sk_rcvbuf);
@@ -293,7 +293,7 @@ static void smc_sockopt_set_int(struct socket *clcsock, int optname, int val)
 }
 
 /**
- * smc_sockopt_sync() - apply SOL_SOCKET settings to the clcsock
+ * smc_clcsock_sockopt_sync() - apply SOL_SOCKET settings to the clcsock
  * @smc: the socket
  *
  * Only where the kernel cannot pass SOL_SOCKET options to smcr as they are
@@ -302,7 +302,7 @@ static void smc_sockopt_set_int(struct socket *clcsock, int optname, int val)
  * the option (keepalive timer, receive low-water mark, buffer locks).
  * Cheap when nothing changed: a few compares.
  */
-void smc_sockopt_sync(struct smc_sock *smc)
+void smc_clcsock_sockopt_sync(struct smc_sock *smc)
 {
 	struct socket *clcsock = smc->clcsock;
 	struct sock *sk = &smc->sk;

@@ -59,11 +59,11 @@ u16 smc_close_feed(struct smc_conn *conn, enum smc_close_event event)
 	struct smc_close_step step;
 
 	lockdep_assert_held(&conn->lock);
-	step = smc_close_next(conn->close_state, event);
+	step = smc_close_sm_next(conn->close_state, event);
 	if (step.invalid) {
 		pr_debug("connection %u: close event %d invalid in %s\n",
 			 conn->token, event,
-			 smc_close_state_name(conn->close_state));
+			 smc_close_sm_state_name(conn->close_state));
 		return 0;
 	}
 	WRITE_ONCE(conn->close_state, step.next);
@@ -224,7 +224,7 @@ static void smc_close_act(struct smc_sock *smc, u16 act, bool told)
  * @smc: an SMC-R socket, socket lock held
  *
  * Not before the handshake is done: until then it owns the connection
- * (smc_hs_finish() has upd_work run once it is).
+ * (smc_sock_hs_finish() has upd_work run once it is).
  */
 void smc_close_todo(struct smc_sock *smc)
 {
@@ -284,28 +284,28 @@ void smc_close_abort(struct smc_sock *smc)
 }
 
 /**
- * smc_conn_tcp_error() - the clcsock of an SMC-R connection reported an
+ * smc_close_tcp_error() - the clcsock of an SMC-R connection reported an
  *	error that ended the TCP connection (a reset, a keepalive timeout)
  * @smc: the socket, its handshake done with SMC-R
  *
- * Context: the clcsock's error report (softirq), or smc_hs_finish() for
+ * Context: the clcsock's error report (softirq), or smc_sock_hs_finish() for
  * one that came during the handshake; the AF_SMC socket has the error
  * already. The SMC-R connection aborts (4.8.2: "If an SMC-R
  * peer receives a TCP RST ...") unless the peer's A came first.
  */
-void smc_conn_tcp_error(struct smc_sock *smc)
+void smc_close_tcp_error(struct smc_sock *smc)
 {
 	smc_close_event_atomic(smc, SMC_CLOSE_EV_ABORT);
 }
 
 /**
- * smc_conn_lgr_gone() - abort every connection of a terminated link group
+ * smc_close_lgr_gone() - abort every connection of a terminated link group
  * @lgr: the link group, its links torn down (no CDC arrives any more)
  *
  * 4.8.3: without RDMA the connections cannot close in order. One still in
  * its handshake is only marked: the handshake fails or falls back.
  */
-void smc_conn_lgr_gone(struct smc_link_group *lgr)
+void smc_close_lgr_gone(struct smc_link_group *lgr)
 {
 	struct smc_sock *smc;
 	unsigned long token;
@@ -385,7 +385,7 @@ void smc_close_rmbe_conflict(struct smc_sock *smc)
 }
 
 /**
- * smc_conn_shutdown() - shutdown() of an SMC-R connection
+ * smc_close_shutdown() - shutdown() of an SMC-R connection
  * @smc: the socket, socket lock held
  * @how: SHUT_RD, SHUT_WR or SHUT_RDWR
  *
@@ -395,7 +395,7 @@ void smc_close_rmbe_conflict(struct smc_sock *smc)
  *
  * Return: 0 or a negative errno.
  */
-int smc_conn_shutdown(struct smc_sock *smc, int how)
+int smc_close_shutdown(struct smc_sock *smc, int how)
 {
 	struct sock *sk = &smc->sk;
 	int rc = 0;
@@ -437,7 +437,7 @@ static void smc_close_linger(struct smc_sock *smc)
 }
 
 /**
- * smc_conn_release() - the application closed an SMC-R socket
+ * smc_close_release() - the application closed an SMC-R socket
  * @smc: the socket, socket lock held
  *
  * Writes what autocorking staged, then tells the peer: C, or A as TCP
@@ -447,7 +447,7 @@ static void smc_close_linger(struct smc_sock *smc)
  * once if the peer is done, else at its C or A, or when the close timer
  * runs out.
  */
-void smc_conn_release(struct smc_sock *smc)
+void smc_close_release(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
@@ -474,10 +474,10 @@ void smc_conn_release(struct smc_sock *smc)
 }
 
 /**
- * smc_conn_close_timeout() - the close timer ran out (conn->close_work)
+ * smc_close_timeout() - the close timer ran out (conn->close_work)
  * @work: the connection's close_work; holds a socket reference
  */
-void smc_conn_close_timeout(struct work_struct *work)
+void smc_close_timeout(struct work_struct *work)
 {
 	struct smc_conn *conn = container_of(to_delayed_work(work),
 					     struct smc_conn, close_work);
@@ -498,5 +498,5 @@ void smc_conn_close_timeout(struct work_struct *work)
  */
 int smc_close_diag_state(const struct smc_conn *conn)
 {
-	return smc_close_sk_state(READ_ONCE(conn->close_state));
+	return smc_close_sm_sk_state(READ_ONCE(conn->close_state));
 }

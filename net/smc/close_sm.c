@@ -267,7 +267,7 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
 #undef GO
 
 /**
- * smc_close_next() - look up the transition for an event
+ * smc_close_sm_next() - look up the transition for an event
  * @state: the current state
  * @event: what happened
  *
@@ -276,8 +276,8 @@ smc_close_table[SMC_CLOSE_NR_STATES][SMC_CLOSE_NR_EVENTS] = {
  * Return: the next state, the actions to carry out and whether the event
  * was invalid in @state.
  */
-struct smc_close_step smc_close_next(enum smc_close_state state,
-				     enum smc_close_event event)
+struct smc_close_step smc_close_sm_next(enum smc_close_state state,
+					enum smc_close_event event)
 {
 	struct smc_close_step step = { .next = state };
 	const struct smc_close_entry *e;
@@ -296,13 +296,13 @@ struct smc_close_step smc_close_next(enum smc_close_state state,
 }
 
 /**
- * smc_close_cdc_event() - the close event a received CDC message carries
+ * smc_close_sm_cdc_event() - the close event a received CDC message carries
  * @conn_flags: connection state flags of the message (SMC_CDC_CONN_*)
  * @event: set to the event if there is one; A wins over C, C over D
  *
  * Return: true if the message carries D, C or A.
  */
-bool smc_close_cdc_event(u8 conn_flags, enum smc_close_event *event)
+bool smc_close_sm_cdc_event(u8 conn_flags, enum smc_close_event *event)
 {
 	if (conn_flags & SMC_CDC_CONN_ABORT)
 		*event = SMC_CLOSE_EV_PEER_ABORT;
@@ -316,12 +316,12 @@ bool smc_close_cdc_event(u8 conn_flags, enum smc_close_event *event)
 }
 
 /**
- * smc_close_timer_state() - whether the close timer runs in a state
+ * smc_close_sm_timer_state() - whether the close timer runs in a state
  * @state: a state
  *
  * Return: true in the states that wait for the peer after our D, C or A.
  */
-bool smc_close_timer_state(enum smc_close_state state)
+bool smc_close_sm_timer_state(enum smc_close_state state)
 {
 	switch (state) {
 	case SMC_CLOSE_PEER_CLOSE_WAIT1:
@@ -354,7 +354,7 @@ static const u8 smc_close_sk_states[SMC_CLOSE_NR_STATES] = {
 };
 
 /**
- * smc_close_sk_state() - the sk_state value of a state, for sock_diag
+ * smc_close_sm_sk_state() - the sk_state value of a state, for sock_diag
  * @state: a state
  *
  * The numbers are Linux SMC's (SMC_PEERCLOSEWAIT1 = 20 ...); the _WR and
@@ -362,7 +362,7 @@ static const u8 smc_close_sk_states[SMC_CLOSE_NR_STATES] = {
  *
  * Return: the sk_state value, or -EINVAL for an unknown state.
  */
-int smc_close_sk_state(enum smc_close_state state)
+int smc_close_sm_sk_state(enum smc_close_state state)
 {
 	if ((unsigned int)state >= SMC_CLOSE_NR_STATES)
 		return -EINVAL;
@@ -387,14 +387,14 @@ static const char * const smc_close_state_names[SMC_CLOSE_NR_STATES] = {
 };
 
 /**
- * smc_close_state_name() - the RFC's name of a state
+ * smc_close_sm_state_name() - the RFC's name of a state
  * @state: a state
  *
  * Return: a static string; "(wr)" marks a state reached by
  * shutdown(SHUT_WR), "(pc)" one after the peer's C; "unknown" for an
  * unknown state.
  */
-const char *smc_close_state_name(enum smc_close_state state)
+const char *smc_close_sm_state_name(enum smc_close_state state)
 {
 	if ((unsigned int)state >= SMC_CLOSE_NR_STATES)
 		return "unknown";

@@ -33,7 +33,7 @@ static inline int smcr_accept(struct socket *sock, struct socket *newsock,
  * SOL_SOCKET setsockopt: since 6.5 a socket can ask for them with
  * SOCK_CUSTOM_SOCKOPT, and smcr forwards them to the clcsock as they are
  * set. Older kernels apply them to the AF_SMC socket only; there smcr
- * copies them to the clcsock before it is used (smc_sockopt_sync()).
+ * copies them to the clcsock before it is used (smc_clcsock_sockopt_sync()).
  */
 #ifdef SOCK_CUSTOM_SOCKOPT
 #define SMCR_SOCKOPT_SYNC	false

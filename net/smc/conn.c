@@ -182,7 +182,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first)
 	spin_lock_init(&conn->lock);
 	INIT_WORK(&conn->upd_work, smc_cdc_upd_work);
 	INIT_WORK(&conn->tx_work, smc_tx_work);
-	INIT_DELAYED_WORK(&conn->close_work, smc_conn_close_timeout);
+	INIT_DELAYED_WORK(&conn->close_work, smc_close_timeout);
 	smc_keepalive_init(conn);
 	/* first: concurrent handshakes choosing a link see it counted */
 	smc_conn_link_count(lnk, 1);
@@ -202,7 +202,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first)
 	sock_hold(&smc->sk);		/* the table's reference */
 	conn->lgr = lgr;
 	/* in the table before these checks: a link group's end either sees
-	 * the connection (smc_conn_lgr_gone()) or is seen here, and so does
+	 * the connection (smc_close_lgr_gone()) or is seen here, and so does
 	 * the deletion of its link (smc_llc_move_conns(), after the link
 	 * went down)
 	 */
@@ -351,7 +351,7 @@ static void smc_conn_stats_buf(struct smc_sock *smc,
  * @server: our role
  *
  * Until now the connection was its handshake's: the end of its link group
- * did not abort it (smc_conn_lgr_gone()), the handshake learns of it here.
+ * did not abort it (smc_close_lgr_gone()), the handshake learns of it here.
  *
  * Return: true, or false if the link group ended meanwhile (the caller
  * resets the connection).

@@ -35,14 +35,15 @@ void smc_connect_kick(struct smc_sock *smc)
 }
 
 /**
- * smc_wait_hs() - wait until connection establishment is no longer pending
+ * smc_connect_wait_hs() - wait until connection establishment is no longer
+ *	pending
  * @smc: the socket
  * @timeo: in: how long to wait; out: what is left
  *
  * Return: 0 when establishment ended (either way), -EAGAIN when @timeo ran
  * out, or the signal errno.
  */
-int smc_wait_hs(struct smc_sock *smc, long *timeo)
+int smc_connect_wait_hs(struct smc_sock *smc, long *timeo)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sock *sk = &smc->sk;
@@ -96,8 +97,8 @@ static void smc_connect_work(struct work_struct *work)
 	}
 
 	if (!smc_hs_wanted(smc)) {
-		smc_set_fallback(smc, SMC_CLC_DECL_PEERNOSMC, 0);
-		smc_hs_finish(smc);
+		smc_sock_set_fallback(smc, SMC_CLC_DECL_PEERNOSMC, 0);
+		smc_sock_hs_finish(smc);
 		goto out;
 	}
 
@@ -113,7 +114,7 @@ static void smc_connect_work(struct work_struct *work)
 			/* not sock_no_linger(): it takes the lock we hold */
 			sock_set_flag(sk, SOCK_LINGER);
 			WRITE_ONCE(sk->sk_lingertime, 0);
-			smc_conn_release(smc);
+			smc_close_release(smc);
 		}
 		goto out;
 	}
@@ -123,7 +124,7 @@ static void smc_connect_work(struct work_struct *work)
 		smc_connect_failed(smc, -rc);
 		goto out;
 	}
-	smc_hs_finish(smc);
+	smc_sock_hs_finish(smc);
 out:
 	release_sock(sk);
 	sock_put(sk);
@@ -150,7 +151,7 @@ int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		return -EINVAL;
 	if (addr->sa_family == AF_UNSPEC)
 		return -EOPNOTSUPP;	/* no disconnect; see Documentation */
-	smc_sockopt_sync(smc);
+	smc_clcsock_sockopt_sync(smc);
 
 	lock_sock(sk);
 	switch (READ_ONCE(smc->hs)) {
@@ -200,7 +201,7 @@ int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 wait:
 	timeo = sock_sndtimeo(sk, flags & O_NONBLOCK);
 	release_sock(sk);
-	rc = smc_wait_hs(smc, &timeo);
+	rc = smc_connect_wait_hs(smc, &timeo);
 	if (rc)
 		return rc == -EAGAIN ? -EINPROGRESS : rc;
 	lock_sock(sk);

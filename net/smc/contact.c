@@ -137,7 +137,7 @@ static int smc_contact_lookup_one(struct smc_link_group *lgr, void *arg)
 	}
 	wait = lgr->pending && !lgr->terminating;
 	use = !lgr->pending && !lgr->terminating && !lgr->retired &&
-	      smc_lgr_active_links(lgr) && !smc_contact_full(lgr);
+	      smc_llc_link_active_count(lgr) && !smc_contact_full(lgr);
 	if (use)
 		lgr->conns++;
 	if (use || wait)
@@ -406,7 +406,7 @@ bool smc_contact_known(struct net *net, bool server,
  */
 void smc_contact_first_done(struct smc_link_group *lgr)
 {
-	bool up = smc_lgr_active_links(lgr);
+	bool up = smc_llc_link_active_count(lgr);
 
 	spin_lock_bh(&lgr->lock);
 	lgr->pending = false;

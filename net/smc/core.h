@@ -837,11 +837,11 @@ void smc_close_todo(struct smc_sock *smc);
 void smc_close_abort(struct smc_sock *smc);
 void smc_close_rmbe_conflict(struct smc_sock *smc);
 int smc_close_diag_state(const struct smc_conn *conn);
-void smc_conn_release(struct smc_sock *smc);
-int smc_conn_shutdown(struct smc_sock *smc, int how);
-void smc_conn_close_timeout(struct work_struct *work);
-void smc_conn_lgr_gone(struct smc_link_group *lgr);
-void smc_conn_tcp_error(struct smc_sock *smc);
+void smc_close_release(struct smc_sock *smc);
+int smc_close_shutdown(struct smc_sock *smc, int how);
+void smc_close_timeout(struct work_struct *work);
+void smc_close_lgr_gone(struct smc_link_group *lgr);
+void smc_close_tcp_error(struct smc_sock *smc);
 
 /* tx.c, rx.c */
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
@@ -849,9 +849,9 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
 __poll_t smc_rx_poll(struct smc_sock *smc);
 int smc_rx_inq(struct smc_sock *smc);
-int smc_tx_outq(struct smc_sock *smc);
 int smc_tx_push(struct smc_sock *smc, bool urg_last);
 void smc_tx_discard(struct smc_conn *conn);
+int smc_tx_outq(struct smc_sock *smc);
 int smc_tx_unsent(struct smc_conn *conn);
 void smc_tx_work(struct work_struct *work);
 int smc_tx_space(struct smc_conn *conn);
@@ -885,7 +885,7 @@ void smc_llc_confirm_link_fill(const struct smc_link *lnk,
 			       struct smc_llc_msg_info *info, bool response);
 int smc_llc_confirm_link_check(struct smc_link *lnk,
 			       const struct smc_llc_confirm_link_info *cl);
-int smc_llc_link_activate(struct smc_link *lnk);
+int smc_llc_activate_link(struct smc_link *lnk);
 int smc_llc_confirm_link_client(struct smc_link *lnk,
 				struct smc_llc_waiter *w, struct smc_conn *conn,
 				bool (*abort)(void *arg), void *arg);
@@ -910,7 +910,8 @@ void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf);
 /* llc_link.c */
 void smc_llc_add_link_queue(struct smc_link_group *lgr);
 bool smc_llc_add_link_due(struct smc_link_group *lgr);
-struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr, u8 *n);
+void smc_llc_add_link_offer(struct smc_link_group *lgr);
+struct smc_buf **smc_llc_add_link_known_rmbs(struct smc_link_group *lgr, u8 *n);
 void smc_llc_add_link_pairs_fill(struct smc_link *ref, struct smc_link *lnk,
 				 struct smc_buf **rmbs, unsigned int k,
 				 struct smc_llc_rkey_pair_info *pairs);
@@ -919,23 +920,24 @@ int smc_llc_add_link_pairs_take(struct smc_link *ref, struct smc_link *lnk,
 				unsigned int k);
 
 /* llc_v2_link.c */
-bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len,
-		   struct smc_llc_v2_pairs **pairs);
-void smc_llc_v2_keep(struct smc_link_group *lgr, struct smc_llc_v2_pairs *p);
-int smc_llc_v2_send_add_link(struct smc_link *ref, struct smc_link *lnk,
-			     const struct smc_llc_msg_info *info);
-int smc_llc_v2_take_pairs(struct smc_link *ref, struct smc_link *lnk,
-			  bool response);
-void smc_llc_v2_req_done(struct smc_link_group *lgr, struct smc_link *ref);
-void smc_llc_v2_purge(struct smc_link_group *lgr);
+bool smc_llc_v2_link_rx(struct smc_link *lnk, const void *msg, size_t len,
+			struct smc_llc_v2_pairs **pairs);
+void smc_llc_v2_link_keep(struct smc_link_group *lgr,
+			  struct smc_llc_v2_pairs *p);
+int smc_llc_v2_link_send_add_link(struct smc_link *ref, struct smc_link *lnk,
+				  const struct smc_llc_msg_info *info);
+int smc_llc_v2_link_take_pairs(struct smc_link *ref, struct smc_link *lnk,
+			       bool response);
+void smc_llc_v2_link_req_done(struct smc_link_group *lgr, struct smc_link *ref);
+void smc_llc_v2_link_purge(struct smc_link_group *lgr);
 void smc_llc_add_link_work(struct work_struct *work);
 void smc_llc_add_link_client(struct smc_link *lnk,
 			     const struct smc_llc_msg_info *req);
-struct smc_link *smc_lgr_pick_link(struct smc_link_group *lgr);
-struct smc_link *smc_lgr_find_link(struct smc_link_group *lgr,
+struct smc_link *smc_llc_link_pick(struct smc_link_group *lgr);
+struct smc_link *smc_llc_link_find(struct smc_link_group *lgr,
 				   const u8 *peer_gid, u32 peer_qpn);
-u8 smc_lgr_active_links(struct smc_link_group *lgr);
-struct smc_link *smc_llc_ref_link(struct smc_link_group *lgr);
+u8 smc_llc_link_active_count(struct smc_link_group *lgr);
+struct smc_link *smc_llc_link_ref(struct smc_link_group *lgr);
 bool smc_llc_link_num_used(struct smc_link_group *lgr, u8 link_num,
 			   const struct smc_link *except);
 
@@ -944,7 +946,6 @@ void smc_llc_del_link_work(struct work_struct *work);
 bool smc_llc_del_link_queue(struct smc_link_group *lgr);
 void smc_llc_del_link_rx(struct smc_link *lnk,
 			 const struct smc_llc_msg_info *req);
-void smc_llc_links_wanted(struct smc_link_group *lgr);
 
 /* keepalive.c */
 void smc_keepalive_init(struct smc_conn *conn);

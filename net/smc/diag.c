@@ -145,7 +145,7 @@ static int smc_diag_fill(struct sock *sk, void *arg)
 	memset(r, 0, sizeof(*r));
 	smc_diag_fill_id(r, sk);
 	r->diag_state = READ_ONCE(sk->sk_state);
-	/* acquire, pairs with smc_hs_finish(): DONE means conn is set up */
+	/* acquire, pairs with smc_sock_hs_finish(): DONE: conn is set up */
 	done = smp_load_acquire(&smc->hs) == SMC_HS_DONE;
 	/* an SMC-R connection's state is where its closing is (4.8) */
 	if (done && !READ_ONCE(smc->use_fallback) &&

@@ -32,11 +32,11 @@ static int smc_wait_decided(struct smc_sock *smc, bool nonblock, bool rcv)
 	struct sock *sk = &smc->sk;
 	long timeo;
 
-	smc_sockopt_sync(smc);
+	smc_clcsock_sockopt_sync(smc);
 	if (!smc_hs_pending(smc))
 		return 0;
 	timeo = rcv ? sock_rcvtimeo(sk, nonblock) : sock_sndtimeo(sk, nonblock);
-	return smc_wait_hs(smc, &timeo);
+	return smc_connect_wait_hs(smc, &timeo);
 }
 
 /**
@@ -217,7 +217,7 @@ static bool smc_sockopt_clcsock_only(int optname)
  * TCP only: MD5 and AO signatures, per-socket IPsec policies, the minimum
  * TTL / hop count (GTSM) and socket filters act on TCP segments. Set
  * before the handshake they make it fall back (OPTUNSUPP, see
- * smc_clcsock_tcp_only()), so they keep their meaning; once SMC-R was
+ * smc_sockopt_tcp_only()), so they keep their meaning; once SMC-R was
  * chosen, or while the handshake runs, they are refused.
  */
 enum smc_sockopt_kind {
@@ -313,7 +313,7 @@ static bool smc_clcsock_xfrm(struct sock *clcsk)
 }
 
 /**
- * smc_clcsock_tcp_only() - does the connection carry an option only TCP
+ * smc_sockopt_tcp_only() - does the connection carry an option only TCP
  *	honours?
  * @smc: socket before its CLC exchange; its clcsock is connected
  *
@@ -325,7 +325,7 @@ static bool smc_clcsock_xfrm(struct sock *clcsk)
  * AF_SMC socket where SOL_SOCKET options stay before 6.5), which SMC-R
  * data would bypass: the connection must stay TCP.
  */
-bool smc_clcsock_tcp_only(struct smc_sock *smc)
+bool smc_sockopt_tcp_only(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 
@@ -484,7 +484,7 @@ int smc_shutdown(struct socket *sock, int how)
 
 	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;
-	smc_sockopt_sync(smc);
+	smc_clcsock_sockopt_sync(smc);
 	lock_sock(sk);
 	if (sk->sk_state == SMC_LISTEN) {
 		/* as TCP: only shutting down reception stops a listener */
@@ -502,7 +502,7 @@ int smc_shutdown(struct socket *sock, int how)
 		goto out;
 	}
 	if (smc_use_smcr(smc)) {
-		rc = smc_conn_shutdown(smc, how);
+		rc = smc_close_shutdown(smc, how);
 		sk->sk_state_change(sk);
 		goto out;
 	}
@@ -545,6 +545,6 @@ int smc_bind(struct socket *sock, struct sockaddr *addr, int alen)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
 
-	smc_sockopt_sync(smc);		/* SO_REUSEADDR, SO_REUSEPORT */
+	smc_clcsock_sockopt_sync(smc);	/* SO_REUSEADDR, SO_REUSEPORT */
 	return kernel_bind(smc->clcsock, addr, alen);
 }

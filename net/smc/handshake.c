@@ -117,7 +117,7 @@ static bool smc_clc_readable(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 
-	return smc_hs_aborted(smc) ||
+	return smc_listen_hs_aborted(smc) ||
 	       !skb_queue_empty_lockless(&clcsk->sk_receive_queue) ||
 	       READ_ONCE(clcsk->sk_err) ||
 	       (READ_ONCE(clcsk->sk_shutdown) & RCV_SHUTDOWN) ||
@@ -136,7 +136,7 @@ static int smc_clc_read(struct smc_sock *smc, void *buf, size_t len,
 	int rc;
 
 	while (got < len) {
-		if (smc_hs_aborted(smc))
+		if (smc_listen_hs_aborted(smc))
 			return -ECONNABORTED;
 		iov.iov_base = (u8 *)buf + got;
 		iov.iov_len = len - got;
@@ -218,7 +218,7 @@ static int smc_hs_send_decline(struct smc_sock *smc, u32 code,
 	rc = smc_clc_send(smc, &dcl, len);
 	if (rc)
 		return rc;
-	smc_set_fallback(smc, code, 0);
+	smc_sock_set_fallback(smc, code, 0);
 	return 0;
 }
 
@@ -246,7 +246,7 @@ static int smc_hs_peer_declined(struct smc_sock *smc, struct smc_hs *hs,
 {
 	if (smc_clc_decline_parse(hs->buf, len, &hs->dcl))
 		return -EPROTO;
-	smc_set_fallback(smc, SMC_CLC_DECL_PEERDECL, hs->dcl.diagnosis);
+	smc_sock_set_fallback(smc, SMC_CLC_DECL_PEERDECL, hs->dcl.diagnosis);
 	return 0;
 }
 
@@ -402,7 +402,7 @@ static u32 smc_hs_rmb_err_code(int rc)
  * A handshake that goes on without SMC-R (a Decline, a fallback) gives its
  * connection (@conn) or its count on @lgr back before it may end the link
  * group: the end of a link group aborts the connections still in it
- * (smc_conn_lgr_gone()), and this one's socket now belongs to TCP. The
+ * (smc_close_lgr_gone()), and this one's socket now belongs to TCP. The
  * caller keeps a reference on @lgr, to drop with smc_lgr_put().
  */
 static void smc_hs_conn_leave(struct smc_sock *smc, struct smc_link_group *lgr,
@@ -464,7 +464,7 @@ static int smc_hs_client_link(struct smc_sock *smc, struct smc_hs *hs)
 						      SMC_CLC_DECL_NOSMCRDEV);
 			return smc_hs_decline_out_of_sync(smc);
 		}
-		lnk = smc_lgr_find_link(lgr, acc->gid, acc->qpn);
+		lnk = smc_llc_link_find(lgr, acc->gid, acc->qpn);
 		if (!lnk) {
 			smc_lgr_conn_put(lgr);
 			return smc_hs_decline_out_of_sync(smc);
@@ -746,7 +746,7 @@ static int smc_hs_server_accept(struct smc_sock *smc, struct smc_hs *hs)
 			return smc_hs_decline(smc,
 					      smc_hs_link_err_code(PTR_ERR(lgr)));
 		/* a new connection goes on the least used link */
-		lnk = first ? &lgr->lnk[0] : smc_lgr_pick_link(lgr);
+		lnk = first ? &lgr->lnk[0] : smc_llc_link_pick(lgr);
 		if (!lnk) {	/* its links went down just now */
 			smc_lgr_conn_put(lgr);
 			return smc_hs_decline(smc, SMC_CLC_DECL_INTERR);

@@ -145,7 +145,7 @@ u32 smc_hs_v2_choose(struct smc_sock *smc, const struct smc_offer *offer,
 		return SMC_CLC_DECL_MODEUNSUPP;
 	if (!v2->possible)
 		return v2->why_not;
-	if (smc_clc_eid_match(prop, v2->ueids[0], v2->ueid_cnt, v2->eid))
+	if (smc_clc_v2_eid_match(prop, v2->ueids[0], v2->ueid_cnt, v2->eid))
 		return SMC_CLC_DECL_NOUEID;
 	if (!smc_hs_v2_gid_is_peer(smc, prop->roce_v2_gid))
 		return SMC_CLC_DECL_NOSMCRDEV;

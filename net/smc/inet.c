@@ -102,7 +102,7 @@ static struct proto smc_inet_proto = {
 	.init		= smc_inet_init_sock,
 	.destroy	= smc_inet_destroy_sock,
 	.unhash		= smc_inet_unhash,
-	.keepalive	= smc_sk_keepalive,
+	.keepalive	= smc_sock_keepalive,
 	.obj_size	= sizeof(struct smc_sock),
 };
 
@@ -134,7 +134,7 @@ static struct proto smc_inet6_proto = {
 	.init		= smc_inet_init_sock,
 	.destroy	= smc_inet_destroy_sock,
 	.unhash		= smc_inet_unhash,
-	.keepalive	= smc_sk_keepalive,
+	.keepalive	= smc_sock_keepalive,
 	.obj_size	= sizeof(struct smc6_sock),
 	.ipv6_pinfo_offset = offsetof(struct smc6_sock, inet6),
 };

@@ -218,7 +218,7 @@ void smc_lgr_expire_idle(void)
  */
 static void smc_lgr_notify_peer(struct smc_link_group *lgr)
 {
-	struct smc_link *lnk = smc_lgr_pick_link(lgr);
+	struct smc_link *lnk = smc_llc_link_pick(lgr);
 	struct smc_llc_msg_info info = {
 		.type = SMC_LLC_DELETE_LINK,
 		.delete_link = {
@@ -246,7 +246,7 @@ static void smc_lgr_free_work(struct work_struct *work)
 	cancel_delayed_work_sync(&lgr->linger);
 	if (lgr->notify_peer)
 		smc_lgr_notify_peer(lgr);
-	smc_conn_lgr_gone(lgr);		/* before the device goes */
+	smc_close_lgr_gone(lgr);		/* before the device goes */
 	/*
 	 * The flows that add and delete links end, their waits ending with
 	 * the link group; then no LLC work is queued or runs any more. Links

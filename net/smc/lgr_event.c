@@ -37,7 +37,7 @@ void smc_lgr_event_link_down(struct work_struct *work)
 	struct smc_link *lnk = container_of(work, struct smc_link, down_work);
 
 	/* a link being added that failed: its flow takes it away */
-	if (!lnk->confirmed && smc_lgr_active_links(lnk->lgr))
+	if (!lnk->confirmed && smc_llc_link_active_count(lnk->lgr))
 		return;
 	/* the link group goes on over its other links without this one */
 	if (lnk->confirmed && smc_llc_del_link_queue(lnk->lgr))
@@ -155,7 +155,7 @@ void smc_lgr_event_dev_removed(struct smc_ib_device *sdev)
 static int smc_lgr_event_want_links(struct smc_link_group *lgr, void *arg)
 {
 	if (!READ_ONCE(lgr->pending))
-		smc_llc_links_wanted(lgr);
+		smc_llc_add_link_offer(lgr);
 	return 0;
 }
 

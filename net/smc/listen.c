@@ -98,7 +98,7 @@ static void smc_child_dispose(struct smc_sock *child)
 		lock_sock_nested(&child->sk, SINGLE_DEPTH_NESTING);
 		sock_set_flag(&child->sk, SOCK_LINGER);
 		WRITE_ONCE(child->sk.sk_lingertime, 0);
-		smc_conn_release(child);
+		smc_close_release(child);
 		release_sock(&child->sk);
 	}
 	sock_no_linger(child->clcsock->sk);	/* as TCP: RST */
@@ -117,7 +117,7 @@ static void smc_child_decided(struct smc_sock *child, int rc)
 	bool queued = false;
 
 	if (!rc)
-		smc_hs_finish(child);
+		smc_sock_hs_finish(child);
 	else
 		smc_stats_hs_error(sock_net(&child->sk), true);
 	spin_lock(&lsmc->accept_lock);
@@ -145,12 +145,12 @@ static void smc_child_hs_work(struct work_struct *work)
 }
 
 /**
- * smc_hs_aborted() - must a running server handshake give up?
+ * smc_listen_hs_aborted() - must a running server handshake give up?
  * @smc: child socket
  *
  * Return: true once the child's listener was closed.
  */
-bool smc_hs_aborted(const struct smc_sock *smc)
+bool smc_listen_hs_aborted(const struct smc_sock *smc)
 {
 	return smc->listener && READ_ONCE(smc->listener->listen_closed);
 }
@@ -164,7 +164,7 @@ static struct smc_sock *smc_child_new(struct smc_sock *lsmc,
 	child = smc_sock_alloc_child(lsmc);
 	if (!child)
 		return NULL;
-	smc_copy_sock_settings(&child->sk, clcsock->sk);
+	smc_clcsock_copy_settings(&child->sk, clcsock->sk);
 	tcp_sk(clcsock->sk)->smc_hs_congested = NULL;	/* the listener's */
 	smc_clcsock_adopt(child, clcsock);
 	INIT_WORK(&child->hs_work, smc_child_hs_work);
@@ -194,7 +194,7 @@ static void smc_child_start(struct smc_sock *lsmc, struct smc_sock *child)
 	spin_unlock(&lsmc->accept_lock);
 
 	if (!clc) {
-		smc_set_fallback(child, SMC_CLC_DECL_PEERNOSMC, 0);
+		smc_sock_set_fallback(child, SMC_CLC_DECL_PEERNOSMC, 0);
 		smc_child_decided(child, 0);
 		return;
 	}
@@ -250,7 +250,7 @@ int smc_listen(struct socket *sock, int backlog)
 	struct smc_sock *smc = smc_sk(sk);
 	int rc = -EINVAL;
 
-	smc_sockopt_sync(smc);
+	smc_clcsock_sockopt_sync(smc);
 	lock_sock(sk);
 	if (sock->state != SS_UNCONNECTED || READ_ONCE(smc->hs) != SMC_HS_NONE)
 		goto out;

@@ -5,13 +5,13 @@
  *
  * Receiving (smc_llc_rx(), completion context, does not sleep):
  *   - a message that fails to parse, or that its sender may not send in
- *     the link's state (smc_llc_check_sender()), is dropped;
+ *     the link's state (smc_llc_msg_check_sender()), is dropped;
  *   - TEST LINK requests are answered on the spot (they never collide,
  *     3.5.5.3), TEST LINK replies end the keepalive probe;
  *   - a message a handshake waits for (CONFIRM LINK) goes to its waiter;
  *   - every other request is queued for the link group's ordered LLC
  *     workqueue, which handles them one at a time. Before handling one it
- *     consults the collision table (smc_llc_collision_lookup()) with the
+ *     consults the collision table (smc_llc_msg_collision_lookup()) with the
  *     flow of ours in progress (lgr->llc_flow): a request the table queues
  *     waits on lgr->llc_later until smc_llc_flow_end(), the others go on.
  *
@@ -95,7 +95,7 @@ int smc_llc_send(struct smc_link *lnk, const struct smc_llc_msg_info *info,
 	rc = smc_wr_tx_get(lnk, wait, &buf);
 	if (rc)
 		return rc;
-	rc = smc_llc_build(buf, info);
+	rc = smc_llc_msg_build(buf, info);
 	if (!rc && lnk->lgr->key.version == SMC_CLC_V2)
 		rc = smc_llc_v2_wrap(buf);
 	if (rc) {
@@ -184,19 +184,19 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	if (state != SMC_LNK_ACTIVATING && state != SMC_LNK_ACTIVE)
 		return;
 	if (lgr->key.version == SMC_CLC_V2) {	/* llc_v2*.c */
-		if (!smc_llc_v2_rx(lnk, msg, len, &pairs))
+		if (!smc_llc_v2_link_rx(lnk, msg, len, &pairs))
 			return;
 		if (smc_llc_v2_unwrap(msg, len, v1))
 			goto drop;
 		msg = v1;
 		len = sizeof(v1);
 	}
-	if (smc_llc_parse(msg, len, &info))
+	if (smc_llc_msg_parse(msg, len, &info))
 		goto drop;	/* malformed, optional or unsupported */
-	if (smc_llc_check_sender(&info, !lgr->server,
-				 state == SMC_LNK_ACTIVE ?
-				 SMC_LLC_LINK_ACTIVE :
-				 SMC_LLC_LINK_ACTIVATING)) {
+	if (smc_llc_msg_check_sender(&info, !lgr->server,
+				     state == SMC_LNK_ACTIVE ?
+				     SMC_LLC_LINK_ACTIVE :
+				     SMC_LLC_LINK_ACTIVATING)) {
 		pr_info_ratelimited("link group %u: dropped LLC type %#x%s from the peer\n",
 				    lgr->id, info.type,
 				    info.response ? " reply" : "");
@@ -204,7 +204,7 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	}
 	/* an ADD LINK's pairs for its flow; one without: none */
 	if (lgr->key.version == SMC_CLC_V2 && info.type == SMC_LLC_ADD_LINK) {
-		smc_llc_v2_keep(lgr, pairs);
+		smc_llc_v2_link_keep(lgr, pairs);
 		pairs = NULL;
 	}
 	if (info.type == SMC_LLC_TEST_LINK) {
@@ -304,11 +304,11 @@ static bool smc_llc_handle(struct smc_llc_qentry *qe)
 	u8 action;
 	int ev;
 
-	ev = smc_llc_event_of(info, !lgr->server);
+	ev = smc_llc_msg_event_of(info, !lgr->server);
 	if (ev < 0)
 		return true;	/* a continuation of no flow of ours */
 	spin_lock_bh(&lgr->lock);
-	col = smc_llc_collision_lookup(lgr->llc_flow, ev);
+	col = smc_llc_msg_collision_lookup(lgr->llc_flow, ev);
 	/* every flow's row is complete (KUnit: llc_collision_complete) */
 	if (WARN_ON_ONCE(!col))
 		action = SMC_LLC_ACT_TERMINATE;
@@ -367,14 +367,14 @@ static bool smc_llc_link_alive(struct smc_llc_qentry *qe)
 
 	if (state == SMC_LNK_ACTIVE || state == SMC_LNK_ACTIVATING)
 		return true;
-	ref = smc_llc_ref_link(lgr);
+	ref = smc_llc_link_ref(lgr);
 	if (ref && (qe->info.type == SMC_LLC_ADD_LINK ||
 		    qe->info.type == SMC_LLC_DELETE_LINK)) {
 		qe->lnk = ref;
 		return true;
 	}
 	pr_info_ratelimited("link group %u: %s request of a link that is gone: dropped\n",
-			    lgr->id, smc_llc_type_desc(qe->info.type)->name);
+			    lgr->id, smc_llc_msg_type_desc(qe->info.type)->name);
 	return false;
 }
 
@@ -484,7 +484,7 @@ void smc_llc_purge(struct smc_link_group *lgr)
 		list_del(&qe->list);
 		kfree(qe);
 	}
-	smc_llc_v2_purge(lgr);
+	smc_llc_v2_link_purge(lgr);
 }
 
 /**
@@ -635,17 +635,17 @@ int smc_llc_confirm_link_check(struct smc_link *lnk,
 }
 
 /**
- * smc_llc_link_activate() - a link is confirmed both ways: ACTIVE
+ * smc_llc_activate_link() - a link is confirmed both ways: ACTIVE
  * @lnk: the link, ACTIVATING
  *
  * Return: 0, or -ENOLINK if it went down meanwhile.
  */
-int smc_llc_link_activate(struct smc_link *lnk)
+int smc_llc_activate_link(struct smc_link *lnk)
 {
 	int old = SMC_LNK_ACTIVATING;
 
 	lnk->confirmed = true;
-	/* full barrier: smc_lgr_find_link() reads the peer's values after */
+	/* full barrier: smc_llc_link_find() reads the peer's values after */
 	if (!try_cmpxchg(&lnk->state, &old, SMC_LNK_ACTIVE)) {
 		lnk->confirmed = false;
 		return -ENOLINK;	/* went down meanwhile */
@@ -702,7 +702,7 @@ int smc_llc_confirm_link_server(struct smc_link *lnk)
 {
 	int rc = smc_llc_confirm_link_request(lnk);
 
-	return rc ? rc : smc_llc_link_activate(lnk);
+	return rc ? rc : smc_llc_activate_link(lnk);
 }
 
 /**
@@ -750,7 +750,7 @@ int smc_llc_confirm_link_client(struct smc_link *lnk,
 	rc = smc_llc_send(lnk, &resp, true);
 	if (rc)
 		return rc;
-	return smc_llc_link_activate(lnk);
+	return smc_llc_activate_link(lnk);
 }
 
 /**

@@ -26,9 +26,6 @@
  * The client takes the server's DELETE LINK of one link in its LLC work:
  * it moves the connections, tears the link down and replies. Both sides
  * run this as a flow (3.5.5.3: no other configuration change meanwhile).
- *
- * When a RoCE device comes (back), servers offer their link groups a new
- * link, and clients hint at it with an ADD LINK request (3.5.5.1.2).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -110,7 +107,8 @@ static void smc_llc_link_remove(struct smc_link *lnk)
 	smc_rtoken_clear_slot(lgr->rtok, smc_link_slot(lnk));
 	spin_unlock_bh(&lgr->rtok_lock);
 	spin_lock_bh(&lgr->lock);
-	lgr->type = smc_lgr_active_links(lgr) ? SMC_LGR_SINGLE : SMC_LGR_NONE;
+	lgr->type = smc_llc_link_active_count(lgr) ? SMC_LGR_SINGLE :
+						     SMC_LGR_NONE;
 	spin_unlock_bh(&lgr->lock);
 	pr_info("link group %u (%s): link %u deleted\n", lgr->id,
 		lgr->server ? "server" : "client", link_id);
@@ -127,7 +125,7 @@ static bool smc_llc_del_link_prepare(struct smc_link *lnk,
 	struct smc_link_group *lgr = lnk->lgr;
 	int rtok_n;
 
-	*to = smc_llc_ref_link(lgr);
+	*to = smc_llc_link_ref(lgr);
 	if (!*to) {
 		smc_lgr_terminate(lgr, true, "last link down");
 		return false;
@@ -226,7 +224,7 @@ bool smc_llc_del_link_queue(struct smc_link_group *lgr)
 
 	spin_lock_bh(&lgr->lock);
 	/* the teardown cancels it after it set @terminating */
-	goes_on = !lgr->terminating && smc_lgr_active_links(lgr);
+	goes_on = !lgr->terminating && smc_llc_link_active_count(lgr);
 	if (goes_on)
 		queue_work(smc_lgr_wq, &lgr->del_link_work);
 	spin_unlock_bh(&lgr->lock);
@@ -274,39 +272,8 @@ void smc_llc_del_link_rx(struct smc_link *lnk,
 		smc_llc_flow_end(lgr);
 	}
 	/* also for a link we deleted already: the server waits for it */
-	to = smc_llc_ref_link(lgr);
+	to = smc_llc_link_ref(lgr);
 	resp.response = true;
 	if (to)
 		smc_llc_send(to, &resp, true);
-}
-
-/**
- * smc_llc_links_wanted() - a RoCE device came: offer more links
- * @lgr: a link group
- *
- * A server tries to add a link; a client hints the server at its new port
- * with an ADD LINK request (3.5.5.1.2), which the server answers with its
- * ADD LINK exchange.
- *
- * Context: process; does not sleep but for smc_ib_lock.
- */
-void smc_llc_links_wanted(struct smc_link_group *lgr)
-{
-	struct smc_llc_msg_info hint = { .type = SMC_LLC_ADD_LINK };
-	struct smc_link *ref = smc_llc_ref_link(lgr);
-	struct smc_ib_pick pick;
-
-	if (!ref || smc_lgr_active_links(lgr) >= lgr->max_links)
-		return;
-	if (lgr->server) {
-		smc_llc_add_link_queue(lgr);
-		return;
-	}
-	if (smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
-				 ref->roce_v2, NULL, &pick))
-		return;
-	memcpy(hint.add_link.mac, pick.mac, SMC_MAC_LEN);
-	memcpy(hint.add_link.gid, pick.gid, SMC_GID_LEN);
-	hint.add_link.mtu = pick.mtu;
-	smc_llc_send(ref, &hint, false);
 }

@@ -41,9 +41,13 @@
  * have and no flow failed in the last SMC_LLC_ADD_LINK_BACKOFF_MS
  * (smc_llc_add_link_due()); else the server ignores it.
  *
+ * When a RoCE device comes (back), servers offer their link groups a new
+ * link, and clients hint at it with an ADD LINK request (3.5.5.1.2):
+ * smc_llc_add_link_offer().
+ *
  * New connections: the server gives each the active link with the fewest
  * connections; its Accept names that link's QP, which the client looks up
- * (smc_lgr_find_link()).
+ * (smc_llc_link_find()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,12 +65,12 @@
 #define SMC_LLC_ADD_LINK_RKEYS_MAX	255
 
 /**
- * smc_lgr_active_links() - how many links of a link group are ACTIVE
+ * smc_llc_link_active_count() - how many links of a link group are ACTIVE
  * @lgr: the link group
  *
  * Return: the count.
  */
-u8 smc_lgr_active_links(struct smc_link_group *lgr)
+u8 smc_llc_link_active_count(struct smc_link_group *lgr)
 {
 	u8 n = 0;
 	int i;
@@ -77,14 +81,14 @@ u8 smc_lgr_active_links(struct smc_link_group *lgr)
 }
 
 /**
- * smc_lgr_pick_link() - the link a new connection of the server uses
+ * smc_llc_link_pick() - the link a new connection of the server uses
  * @lgr: the link group, counted for the connection
  *
  * Context: takes lgr->lock.
  * Return: the active link with the fewest connections, or NULL if none is
  * active.
  */
-struct smc_link *smc_lgr_pick_link(struct smc_link_group *lgr)
+struct smc_link *smc_llc_link_pick(struct smc_link_group *lgr)
 {
 	struct smc_link *best = NULL;
 	int i;
@@ -103,7 +107,7 @@ struct smc_link *smc_lgr_pick_link(struct smc_link_group *lgr)
 }
 
 /**
- * smc_lgr_find_link() - the active link to the peer's QP @peer_qpn at
+ * smc_llc_link_find() - the active link to the peer's QP @peer_qpn at
  *	@peer_gid
  * @lgr: the link group
  * @peer_gid: the GID the server's Accept names
@@ -112,7 +116,7 @@ struct smc_link *smc_lgr_pick_link(struct smc_link_group *lgr)
  *
  * Return: the link, or NULL.
  */
-struct smc_link *smc_lgr_find_link(struct smc_link_group *lgr,
+struct smc_link *smc_llc_link_find(struct smc_link_group *lgr,
 				   const u8 *peer_gid, u32 peer_qpn)
 {
 	int i;
@@ -130,13 +134,13 @@ struct smc_link *smc_lgr_find_link(struct smc_link_group *lgr,
 }
 
 /**
- * smc_llc_ref_link() - an active link of a link group, for a flow's
+ * smc_llc_link_ref() - an active link of a link group, for a flow's
  *	messages
  * @lgr: the link group
  *
  * Return: the first active link, or NULL.
  */
-struct smc_link *smc_llc_ref_link(struct smc_link_group *lgr)
+struct smc_link *smc_llc_link_ref(struct smc_link_group *lgr)
 {
 	int i;
 
@@ -189,7 +193,7 @@ static u8 smc_llc_next_link_num(struct smc_link_group *lgr,
 	for (i = 0; i < SMC_LGR_LINKS; i++)
 		used[i] = &lgr->lnk[i] != lnk && lgr->lnk[i].sdev ?
 			  lgr->lnk[i].link_id : 0;
-	return smc_llc_link_num_next(used, SMC_LGR_LINKS);
+	return smc_llc_msg_link_num_next(used, SMC_LGR_LINKS);
 }
 
 static void smc_lgr_set_type(struct smc_link_group *lgr, u8 type)
@@ -203,10 +207,10 @@ static void smc_lgr_set_type(struct smc_link_group *lgr, u8 type)
 static u8 smc_llc_new_type(const struct smc_link *ref,
 			   const struct smc_link *lnk)
 {
-	return smc_llc_lgr_type(ref->sdev == lnk->sdev &&
-				ref->port == lnk->port,
-				!memcmp(ref->peer.gid, lnk->peer.gid,
-					SMC_GID_LEN));
+	return smc_llc_msg_lgr_type(ref->sdev == lnk->sdev &&
+				    ref->port == lnk->port,
+				    !memcmp(ref->peer.gid, lnk->peer.gid,
+					    SMC_GID_LEN));
 }
 
 static void smc_llc_add_link_fill(const struct smc_link *lnk,
@@ -247,7 +251,7 @@ static int smc_llc_add_link_peer(struct smc_link *lnk,
 }
 
 /**
- * smc_llc_known_rmbs() - our RMBs the peer knows, for an ADD LINK flow
+ * smc_llc_add_link_known_rmbs() - our RMBs the peer knows, for an ADD LINK flow
  * @lgr: the link group, whose ADD LINK flow we run or join
  * @n: set to their number
  *
@@ -258,7 +262,7 @@ static int smc_llc_add_link_peer(struct smc_link *lnk,
  * memory, or more than the exchange carries (the peer's RToken set takes
  * no more anyway).
  */
-struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr, u8 *n)
+struct smc_buf **smc_llc_add_link_known_rmbs(struct smc_link_group *lgr, u8 *n)
 {
 	struct smc_buf **rmbs, *buf;
 	bool over = false;
@@ -293,7 +297,7 @@ struct smc_buf **smc_llc_known_rmbs(struct smc_link_group *lgr, u8 *n)
  * smc_llc_add_link_pairs_fill() - the RKey pairs of some of our RMBs
  * @ref: the link that carries them
  * @lnk: the new link
- * @rmbs: from smc_llc_known_rmbs()
+ * @rmbs: from smc_llc_add_link_known_rmbs()
  * @k: how many, from the first of @rmbs
  * @pairs: filled with @k pairs (A.3.3): the RKey on @ref, the RKey and
  *	address on @lnk
@@ -427,7 +431,7 @@ static int smc_llc_add_link_rkeys_server(struct smc_link *ref,
 	struct smc_buf **rmbs;
 	u8 n, pos = 0;
 
-	rmbs = smc_llc_known_rmbs(lgr, &n);
+	rmbs = smc_llc_add_link_known_rmbs(lgr, &n);
 	if (!rmbs)
 		return -ENOMEM;
 	do {
@@ -465,7 +469,7 @@ static int smc_llc_add_link_rkeys_client(struct smc_link *ref,
 	u8 n, pos = 0;
 	bool more;
 
-	rmbs = smc_llc_known_rmbs(lgr, &n);
+	rmbs = smc_llc_add_link_known_rmbs(lgr, &n);
 	if (!rmbs) {
 		smc_llc_cancel(lgr, w);
 		return -ENOMEM;
@@ -541,7 +545,7 @@ static void smc_llc_add_link_abandon(struct smc_link *ref,
 /* The new link is ACTIVE; the link group's type says how it is made up */
 static int smc_llc_add_link_done(struct smc_link *ref, struct smc_link *lnk)
 {
-	int rc = smc_llc_link_activate(lnk);
+	int rc = smc_llc_activate_link(lnk);
 
 	if (rc)
 		return rc;
@@ -574,7 +578,7 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 		goto undo;
 	smc_llc_add_link_fill(lnk, &req, false);
 	if (v2)
-		rc = smc_llc_v2_send_add_link(ref, lnk, &req);
+		rc = smc_llc_v2_link_send_add_link(ref, lnk, &req);
 	else
 		rc = smc_llc_send(ref, &req, true);
 	if (rc) {
@@ -595,7 +599,7 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 	    smc_llc_add_link_peer(lnk, &w.info.add_link))
 		goto undo;
 	/* version 2: the client's RKey pairs came with its reply */
-	rc = v2 ? smc_llc_v2_take_pairs(ref, lnk, true) : 0;
+	rc = v2 ? smc_llc_v2_link_take_pairs(ref, lnk, true) : 0;
 	if (!rc)
 		rc = smc_link_rtr(lnk);
 	if (!rc)
@@ -635,10 +639,10 @@ void smc_llc_add_link_work(struct work_struct *work)
 	int rc = -ENOLINK;
 
 	smc_llc_flow_start(lgr, SMC_LLC_FLOW_ADD_LINK);
-	ref = smc_llc_ref_link(lgr);
+	ref = smc_llc_link_ref(lgr);
 	lnk = smc_llc_free_slot(lgr);
 	if (!ref || !lnk || READ_ONCE(lgr->terminating) ||
-	    smc_lgr_active_links(lgr) >= lgr->max_links)
+	    smc_llc_link_active_count(lgr) >= lgr->max_links)
 		goto out;
 	rc = smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
 				  ref->roce_v2, NULL, &pick);
@@ -656,7 +660,7 @@ void smc_llc_add_link_work(struct work_struct *work)
 	}
 out:
 	/* a version 2 client that asked for a link hears of it either way */
-	smc_llc_v2_req_done(lgr, ref);
+	smc_llc_v2_link_req_done(lgr, ref);
 	smc_llc_flow_end(lgr);
 }
 
@@ -672,8 +676,39 @@ out:
  */
 bool smc_llc_add_link_due(struct smc_link_group *lgr)
 {
-	return smc_lgr_active_links(lgr) < READ_ONCE(lgr->max_links) &&
+	return smc_llc_link_active_count(lgr) < READ_ONCE(lgr->max_links) &&
 	       time_after_eq(jiffies, READ_ONCE(lgr->add_link_next));
+}
+
+/**
+ * smc_llc_add_link_offer() - a RoCE device came: offer more links
+ * @lgr: a link group
+ *
+ * A server tries to add a link; a client hints the server at its new port
+ * with an ADD LINK request (3.5.5.1.2), which the server answers with its
+ * ADD LINK exchange.
+ *
+ * Context: process; does not sleep but for smc_ib_lock.
+ */
+void smc_llc_add_link_offer(struct smc_link_group *lgr)
+{
+	struct smc_llc_msg_info hint = { .type = SMC_LLC_ADD_LINK };
+	struct smc_link *ref = smc_llc_link_ref(lgr);
+	struct smc_ib_pick pick;
+
+	if (!ref || smc_llc_link_active_count(lgr) >= lgr->max_links)
+		return;
+	if (lgr->server) {
+		smc_llc_add_link_queue(lgr);
+		return;
+	}
+	if (smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
+				 ref->roce_v2, NULL, &pick))
+		return;
+	memcpy(hint.add_link.mac, pick.mac, SMC_MAC_LEN);
+	memcpy(hint.add_link.gid, pick.gid, SMC_GID_LEN);
+	hint.add_link.mtu = pick.mtu;
+	smc_llc_send(ref, &hint, false);
 }
 
 /**
@@ -757,7 +792,7 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 	int rc;
 
 	*rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
-	if (smc_lgr_active_links(lgr) >= lgr->max_links ||
+	if (smc_llc_link_active_count(lgr) >= lgr->max_links ||
 	    smc_llc_link_num_used(lgr, al->link_num, NULL))
 		return -EBUSY;
 	if (!smc_llc_add_link_valid(al)) {
@@ -776,7 +811,7 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 	rc = smc_llc_add_link_peer(lnk, al);
 	/* version 2: the server's RKey pairs came with its request */
 	if (!rc && v2)
-		rc = smc_llc_v2_take_pairs(ref, lnk, false);
+		rc = smc_llc_v2_link_take_pairs(ref, lnk, false);
 	if (!rc)
 		rc = smc_link_rtr(lnk);
 	if (!rc)
@@ -785,7 +820,7 @@ static int smc_llc_add_link_join(struct smc_link *ref, struct smc_link *lnk,
 		goto undo;
 	smc_llc_add_link_fill(lnk, &resp, true);
 	if (v2)
-		rc = smc_llc_v2_send_add_link(ref, lnk, &resp);
+		rc = smc_llc_v2_link_send_add_link(ref, lnk, &resp);
 	else
 		rc = smc_llc_send(ref, &resp, true);
 	if (rc) {

@@ -4,10 +4,10 @@
  * the serialization rules of 3.5.5.3 as tables.
  *
  * Pure functions on caller buffers and constant tables: no allocation, no
- * QPs. smc_llc_parse() checks a received message completely before any
+ * QPs. smc_llc_msg_parse() checks a received message completely before any
  * field of it is used and never reads beyond its 44 bytes.
  *
- * What smc_llc_parse() validates:
+ * What smc_llc_msg_parse() validates:
  *
  * - type, byte 0: class b'11' (CDC) and the undefined class b'01' are
  *   malformed; class b'10' (optional, A.3) gives -EOPNOTSUPP, since smcr
@@ -36,7 +36,7 @@
  * builders do), the RToken slots beyond a count, reason codes, the ADD
  * LINK MTU (a bad one is answered with a reject, reason 2), link numbers
  * and anything else that needs the link group's state: the engine checks
- * those, smc_llc_check_sender() checks the role and link state.
+ * those, smc_llc_msg_check_sender() checks the role and link state.
  */
 #include <linux/bits.h>
 #include <linux/errno.h>
@@ -232,12 +232,12 @@ smc_llc_collisions[][SMC_LLC_EV_CNT] = {
 #undef RFC
 
 /**
- * smc_llc_type_desc() - look up what smcr knows about an LLC type
+ * smc_llc_msg_type_desc() - look up what smcr knows about an LLC type
  * @type: byte 0 of a message
  *
  * Return: the entry of the type table, or NULL for an unknown type.
  */
-const struct smc_llc_type_desc *smc_llc_type_desc(u8 type)
+const struct smc_llc_type_desc *smc_llc_msg_type_desc(u8 type)
 {
 	size_t i;
 
@@ -248,7 +248,7 @@ const struct smc_llc_type_desc *smc_llc_type_desc(u8 type)
 }
 
 /**
- * smc_llc_type_optional() - is this an optional LLC type (A.3, b'10')
+ * smc_llc_msg_type_optional() - is this an optional LLC type (A.3, b'10')
  * @type: byte 0 of a message
  *
  * A receiver that does not support an optional type discards the message
@@ -256,7 +256,7 @@ const struct smc_llc_type_desc *smc_llc_type_desc(u8 type)
  *
  * Return: true if the two high-order bits of @type are b'10'.
  */
-bool smc_llc_type_optional(u8 type)
+bool smc_llc_msg_type_optional(u8 type)
 {
 	return (type & SMC_LLC_TYPE_CLASS_MASK) == SMC_LLC_TYPE_CLASS_OPTIONAL;
 }
@@ -318,13 +318,14 @@ static int smc_llc_parse_add_link(const union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_rkey_pairs_get() - RKey pairs (A.3.3) from the wire
+ * smc_llc_msg_rkey_pairs_get() - RKey pairs (A.3.3) from the wire
  * @w: @n pairs as sent
  * @out: @n pairs in host order
  * @n: how many
  */
-void smc_llc_rkey_pairs_get(const struct smc_llc_rkey_pair *w,
-			    struct smc_llc_rkey_pair_info *out, unsigned int n)
+void smc_llc_msg_rkey_pairs_get(const struct smc_llc_rkey_pair *w,
+				struct smc_llc_rkey_pair_info *out,
+				unsigned int n)
 {
 	unsigned int i;
 
@@ -336,13 +337,13 @@ void smc_llc_rkey_pairs_get(const struct smc_llc_rkey_pair *w,
 }
 
 /**
- * smc_llc_rkey_pairs_put() - RKey pairs (A.3.3) to the wire
+ * smc_llc_msg_rkey_pairs_put() - RKey pairs (A.3.3) to the wire
  * @in: @n pairs in host order
  * @w: @n pairs as sent
  * @n: how many
  */
-void smc_llc_rkey_pairs_put(const struct smc_llc_rkey_pair_info *in,
-			    struct smc_llc_rkey_pair *w, unsigned int n)
+void smc_llc_msg_rkey_pairs_put(const struct smc_llc_rkey_pair_info *in,
+				struct smc_llc_rkey_pair *w, unsigned int n)
 {
 	unsigned int i;
 
@@ -361,9 +362,9 @@ static void smc_llc_parse_add_link_cont(const union smc_llc_msg *msg,
 
 	out->link_num = ac->link_num;
 	out->num_rkeys = ac->num_rkeys;
-	smc_llc_rkey_pairs_get(ac->pairs, out->pairs,
-			       min_t(unsigned int, ac->num_rkeys,
-				     SMC_LLC_ADD_LINK_CONT_PAIRS));
+	smc_llc_msg_rkey_pairs_get(ac->pairs, out->pairs,
+				   min_t(unsigned int, ac->num_rkeys,
+					 SMC_LLC_ADD_LINK_CONT_PAIRS));
 }
 
 static void smc_llc_parse_delete_link(const union smc_llc_msg *msg,
@@ -446,7 +447,7 @@ static int smc_llc_parse_delete_rkey(const union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_parse() - validate and decode a received LLC message
+ * smc_llc_msg_parse() - validate and decode a received LLC message
  * @buf: the received bytes
  * @len: how many were received
  * @info: filled with the decoded message; zeroed first, so entries beyond
@@ -459,7 +460,8 @@ static int smc_llc_parse_delete_rkey(const union smc_llc_msg *msg,
  * silently) or a type smcr knows but does not implement (Linux's SMC-R v2
  * types); -EPROTO if the message is malformed.
  */
-int smc_llc_parse(const void *buf, size_t len, struct smc_llc_msg_info *info)
+int smc_llc_msg_parse(const void *buf, size_t len,
+		      struct smc_llc_msg_info *info)
 {
 	const union smc_llc_msg *msg = buf;
 	const struct smc_llc_type_desc *desc;
@@ -470,11 +472,11 @@ int smc_llc_parse(const void *buf, size_t len, struct smc_llc_msg_info *info)
 		return -EPROTO;
 	type = msg->hdr.type;
 	info->type = type;
-	if (smc_llc_type_optional(type))
+	if (smc_llc_msg_type_optional(type))
 		return -EOPNOTSUPP;
 	if ((type & SMC_LLC_TYPE_CLASS_MASK) != SMC_LLC_TYPE_CLASS_MANDATORY)
 		return -EPROTO;
-	desc = smc_llc_type_desc(type);
+	desc = smc_llc_msg_type_desc(type);
 	if (!desc)
 		return -EPROTO;
 	if (!desc->supported)
@@ -529,16 +531,16 @@ static void smc_llc_hdr_init(union smc_llc_msg *msg, u8 type, u8 flags,
 }
 
 /**
- * smc_llc_confirm_link_build() - encode a CONFIRM LINK (A.3.1)
+ * smc_llc_msg_confirm_link_build() - encode a CONFIRM LINK (A.3.1)
  * @msg: buffer to fill, all 44 bytes
  * @info: the fields; @info->no_rmbe_eyec sets Linux's two flag bits
  * @response: encode the reply (the client's)
  *
  * Return: 0, or -EINVAL if @info->qpn does not fit 24 bits.
  */
-int smc_llc_confirm_link_build(union smc_llc_msg *msg,
-			       const struct smc_llc_confirm_link_info *info,
-			       bool response)
+int smc_llc_msg_confirm_link_build(union smc_llc_msg *msg,
+				   const struct smc_llc_confirm_link_info *info,
+				   bool response)
 {
 	struct smc_llc_confirm_link *cl = &msg->confirm_link;
 
@@ -557,7 +559,7 @@ int smc_llc_confirm_link_build(union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_add_link_build() - encode an ADD LINK (A.3.2, Linux's layout)
+ * smc_llc_msg_add_link_build() - encode an ADD LINK (A.3.2, Linux's layout)
  * @msg: buffer to fill, all 44 bytes
  * @info: the fields; @info->reject and @info->reject_rsn for a reject
  * @response: encode the reply (the client's)
@@ -566,9 +568,9 @@ int smc_llc_confirm_link_build(union smc_llc_msg *msg,
  * beyond 24 bits, MTU code beyond 4 bits), a reject is not a reply or
  * lacks a reason (1..15), or a reason is given without a reject.
  */
-int smc_llc_add_link_build(union smc_llc_msg *msg,
-			   const struct smc_llc_add_link_info *info,
-			   bool response)
+int smc_llc_msg_add_link_build(union smc_llc_msg *msg,
+			       const struct smc_llc_add_link_info *info,
+			       bool response)
 {
 	struct smc_llc_add_link *al = &msg->add_link;
 
@@ -596,7 +598,7 @@ int smc_llc_add_link_build(union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_add_link_cont_build() - encode an ADD LINK CONTINUATION (A.3.3)
+ * smc_llc_msg_add_link_cont_build() - encode an ADD LINK CONTINUATION (A.3.3)
  * @msg: buffer to fill, all 44 bytes
  * @info: link number, pairs left (including these) and up to 2 pairs;
  *	the first min(@info->num_rkeys, 2) pairs are encoded
@@ -604,23 +606,23 @@ int smc_llc_add_link_build(union smc_llc_msg *msg,
  *
  * Return: 0.
  */
-int smc_llc_add_link_cont_build(union smc_llc_msg *msg,
-				const struct smc_llc_add_link_cont_info *info,
-				bool response)
+int smc_llc_msg_add_link_cont_build(union smc_llc_msg *msg,
+				    const struct smc_llc_add_link_cont_info *info,
+				    bool response)
 {
 	struct smc_llc_add_link_cont *ac = &msg->add_link_cont;
 
 	smc_llc_hdr_init(msg, SMC_LLC_ADD_LINK_CONT, 0, response);
 	ac->link_num = info->link_num;
 	ac->num_rkeys = info->num_rkeys;
-	smc_llc_rkey_pairs_put(info->pairs, ac->pairs,
-			       min_t(unsigned int, info->num_rkeys,
-				     SMC_LLC_ADD_LINK_CONT_PAIRS));
+	smc_llc_msg_rkey_pairs_put(info->pairs, ac->pairs,
+				   min_t(unsigned int, info->num_rkeys,
+					 SMC_LLC_ADD_LINK_CONT_PAIRS));
 	return 0;
 }
 
 /**
- * smc_llc_delete_link_build() - encode a DELETE LINK (A.3.4)
+ * smc_llc_msg_delete_link_build() - encode a DELETE LINK (A.3.4)
  * @msg: buffer to fill, all 44 bytes
  * @info: the fields; with @info->all the link number is sent as 0
  * @response: encode the reply (the client's)
@@ -628,9 +630,9 @@ int smc_llc_add_link_cont_build(union smc_llc_msg *msg,
  * Return: 0, or -EINVAL for a reply with @info->all (that request has no
  * reply).
  */
-int smc_llc_delete_link_build(union smc_llc_msg *msg,
-			      const struct smc_llc_delete_link_info *info,
-			      bool response)
+int smc_llc_msg_delete_link_build(union smc_llc_msg *msg,
+				  const struct smc_llc_delete_link_info *info,
+				  bool response)
 {
 	struct smc_llc_delete_link *dl = &msg->delete_link;
 	u8 flags = 0;
@@ -648,7 +650,7 @@ int smc_llc_delete_link_build(union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_confirm_rkey_build() - encode a CONFIRM RKEY (A.3.5)
+ * smc_llc_msg_confirm_rkey_build() - encode a CONFIRM RKEY (A.3.5)
  * @msg: buffer to fill, all 44 bytes
  * @info: the fields; the first min(@info->num_tkns, 2) other-link
  *	RTokens are encoded
@@ -657,9 +659,9 @@ int smc_llc_delete_link_build(union smc_llc_msg *msg,
  * Return: 0, or -EINVAL if @info->num_tkns exceeds 7, Z or C is set on a
  * request, or C without Z.
  */
-int smc_llc_confirm_rkey_build(union smc_llc_msg *msg,
-			       const struct smc_llc_confirm_rkey_info *info,
-			       bool response)
+int smc_llc_msg_confirm_rkey_build(union smc_llc_msg *msg,
+				   const struct smc_llc_confirm_rkey_info *info,
+				   bool response)
 {
 	struct smc_llc_confirm_rkey *cr = &msg->confirm_rkey;
 	unsigned int i, n;
@@ -686,7 +688,7 @@ int smc_llc_confirm_rkey_build(union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_confirm_rkey_cont_build() - encode a CONFIRM RKEY CONTINUATION
+ * smc_llc_msg_confirm_rkey_cont_build() - encode a CONFIRM RKEY CONTINUATION
  * @msg: buffer to fill, all 44 bytes
  * @info: the fields; the first min(@info->num_left, 3) RTokens are encoded
  * @response: encode the reply
@@ -694,9 +696,9 @@ int smc_llc_confirm_rkey_build(union smc_llc_msg *msg,
  * Return: 0, or -EINVAL if @info->num_left is not 1..5 or Z is set on a
  * request.
  */
-int smc_llc_confirm_rkey_cont_build(union smc_llc_msg *msg,
-				    const struct smc_llc_confirm_rkey_cont_info *info,
-				    bool response)
+int smc_llc_msg_confirm_rkey_cont_build(union smc_llc_msg *msg,
+					const struct smc_llc_confirm_rkey_cont_info *info,
+					bool response)
 {
 	struct smc_llc_confirm_rkey_cont *cc = &msg->confirm_rkey_cont;
 	unsigned int i, n;
@@ -715,7 +717,7 @@ int smc_llc_confirm_rkey_cont_build(union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_delete_rkey_build() - encode a DELETE RKEY (A.3.7)
+ * smc_llc_msg_delete_rkey_build() - encode a DELETE RKEY (A.3.7)
  * @msg: buffer to fill, all 44 bytes
  * @info: the fields; the first @info->count RKeys are encoded
  * @response: encode the reply
@@ -723,9 +725,9 @@ int smc_llc_confirm_rkey_cont_build(union smc_llc_msg *msg,
  * Return: 0, or -EINVAL if @info->count is not 1..8, Z is set on a
  * request, or the error mask is set without Z or names unlisted RKeys.
  */
-int smc_llc_delete_rkey_build(union smc_llc_msg *msg,
-			      const struct smc_llc_delete_rkey_info *info,
-			      bool response)
+int smc_llc_msg_delete_rkey_build(union smc_llc_msg *msg,
+				  const struct smc_llc_delete_rkey_info *info,
+				  bool response)
 {
 	struct smc_llc_delete_rkey *dr = &msg->delete_rkey;
 	unsigned int i;
@@ -748,16 +750,16 @@ int smc_llc_delete_rkey_build(union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_test_link_build() - encode a TEST LINK (A.3.8)
+ * smc_llc_msg_test_link_build() - encode a TEST LINK (A.3.8)
  * @msg: buffer to fill, all 44 bytes
  * @info: the user data (a reply echoes the request's)
  * @response: encode the reply
  *
  * Return: 0.
  */
-int smc_llc_test_link_build(union smc_llc_msg *msg,
-			    const struct smc_llc_test_link_info *info,
-			    bool response)
+int smc_llc_msg_test_link_build(union smc_llc_msg *msg,
+				const struct smc_llc_test_link_info *info,
+				bool response)
 {
 	smc_llc_hdr_init(msg, SMC_LLC_TEST_LINK, 0, response);
 	memcpy(msg->test_link.user_data, info->user_data,
@@ -766,51 +768,55 @@ int smc_llc_test_link_build(union smc_llc_msg *msg,
 }
 
 /**
- * smc_llc_build() - encode any supported LLC message
+ * smc_llc_msg_build() - encode any supported LLC message
  * @msg: buffer to fill, all 44 bytes
  * @info: type, reply flag and the fields of that type
  *
- * The inverse of smc_llc_parse(): parsing what this builds gives @info
+ * The inverse of smc_llc_msg_parse(): parsing what this builds gives @info
  * back (with entries beyond a count and the link number of a DELETE LINK
  * of the link group read as 0).
  *
  * Return: 0, -EINVAL if the type-specific builder refuses @info, or
  * -EOPNOTSUPP for a type smcr does not send.
  */
-int smc_llc_build(union smc_llc_msg *msg, const struct smc_llc_msg_info *info)
+int smc_llc_msg_build(union smc_llc_msg *msg,
+		      const struct smc_llc_msg_info *info)
 {
 	bool resp = info->response;
 
 	switch (info->type) {
 	case SMC_LLC_CONFIRM_LINK:
-		return smc_llc_confirm_link_build(msg, &info->confirm_link,
-						  resp);
+		return smc_llc_msg_confirm_link_build(msg, &info->confirm_link,
+						      resp);
 	case SMC_LLC_ADD_LINK:
-		return smc_llc_add_link_build(msg, &info->add_link, resp);
+		return smc_llc_msg_add_link_build(msg, &info->add_link, resp);
 	case SMC_LLC_ADD_LINK_CONT:
-		return smc_llc_add_link_cont_build(msg, &info->add_link_cont,
-						   resp);
-	case SMC_LLC_DELETE_LINK:
-		return smc_llc_delete_link_build(msg, &info->delete_link, resp);
-	case SMC_LLC_CONFIRM_RKEY:
-		return smc_llc_confirm_rkey_build(msg, &info->confirm_rkey,
-						  resp);
-	case SMC_LLC_CONFIRM_RKEY_CONT:
-		return smc_llc_confirm_rkey_cont_build(msg,
-						       &info->confirm_rkey_cont,
+		return smc_llc_msg_add_link_cont_build(msg,
+						       &info->add_link_cont,
 						       resp);
+	case SMC_LLC_DELETE_LINK:
+		return smc_llc_msg_delete_link_build(msg, &info->delete_link,
+						     resp);
+	case SMC_LLC_CONFIRM_RKEY:
+		return smc_llc_msg_confirm_rkey_build(msg, &info->confirm_rkey,
+						      resp);
+	case SMC_LLC_CONFIRM_RKEY_CONT:
+		return smc_llc_msg_confirm_rkey_cont_build(msg,
+							   &info->confirm_rkey_cont,
+							   resp);
 	case SMC_LLC_DELETE_RKEY:
-		return smc_llc_delete_rkey_build(msg, &info->delete_rkey, resp);
+		return smc_llc_msg_delete_rkey_build(msg, &info->delete_rkey,
+						     resp);
 	case SMC_LLC_TEST_LINK:
-		return smc_llc_test_link_build(msg, &info->test_link, resp);
+		return smc_llc_msg_test_link_build(msg, &info->test_link, resp);
 	default:
 		return -EOPNOTSUPP;
 	}
 }
 
 /**
- * smc_llc_check_sender() - may this peer send this message on this link
- * @info: a message smc_llc_parse() accepted
+ * smc_llc_msg_check_sender() - may this peer send this message on this link
+ * @info: a message smc_llc_msg_parse() accepted
  * @from_server: the peer is the server of the link group
  * @state: state of the link the message arrived on
  *
@@ -821,10 +827,11 @@ int smc_llc_build(union smc_llc_msg *msg, const struct smc_llc_msg_info *info)
  *
  * Return: 0 if allowed, -EPROTO otherwise.
  */
-int smc_llc_check_sender(const struct smc_llc_msg_info *info,
-			 bool from_server, enum smc_llc_link_state state)
+int smc_llc_msg_check_sender(const struct smc_llc_msg_info *info,
+			     bool from_server, enum smc_llc_link_state state)
 {
-	const struct smc_llc_type_desc *desc = smc_llc_type_desc(info->type);
+	const struct smc_llc_type_desc *desc =
+		smc_llc_msg_type_desc(info->type);
 	u8 role = from_server ? SMC_LLC_ROLE_SERV : SMC_LLC_ROLE_CLNT;
 
 	if (!desc || !desc->supported)
@@ -837,15 +844,15 @@ int smc_llc_check_sender(const struct smc_llc_msg_info *info,
 }
 
 /**
- * smc_llc_event_of() - the collision table event of a received request
- * @info: a message smc_llc_parse() accepted
+ * smc_llc_msg_event_of() - the collision table event of a received request
+ * @info: a message smc_llc_msg_parse() accepted
  * @from_server: the peer is the server of the link group
  *
  * Return: an enum smc_llc_event, or -EINVAL for a message that starts no
  * exchange of its own (a reply or a continuation: it belongs to the flow
  * in progress).
  */
-int smc_llc_event_of(const struct smc_llc_msg_info *info, bool from_server)
+int smc_llc_msg_event_of(const struct smc_llc_msg_info *info, bool from_server)
 {
 	if (info->response)
 		return -EINVAL;
@@ -874,16 +881,16 @@ int smc_llc_event_of(const struct smc_llc_msg_info *info, bool from_server)
 }
 
 /**
- * smc_llc_collision_lookup() - what to do with a request from the peer
+ * smc_llc_msg_collision_lookup() - what to do with a request from the peer
  * @flow: the flow in progress here (SMC_LLC_FLOW_NONE if none)
- * @event: the request, see smc_llc_event_of()
+ * @event: the request, see smc_llc_msg_event_of()
  *
  * Return: the cell of the collision table (RFC 7609 3.5.5.3), or NULL if
  * @event is out of range or the table has no cell for it in @flow's row
  * (a flow smcr does not run, or a cell left out: a bug).
  */
 const struct smc_llc_collision *
-smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
+smc_llc_msg_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
 {
 	const size_t rows = ARRAY_SIZE(smc_llc_collisions);
 
@@ -895,14 +902,14 @@ smc_llc_collision_lookup(enum smc_llc_flow flow, enum smc_llc_event event)
 }
 
 /**
- * smc_llc_link_num_next() - the number the server gives a new link (A.3.1)
+ * smc_llc_msg_link_num_next() - the number the server gives a new link (A.3.1)
  * @used: the numbers of the link group's other links; 0 for none
  * @n: entries in @used
  *
  * Return: the lowest number from 1 that no other link has, 0 if 1..255
  * are all taken (not with SMC_LLC_MAX_LINKS links).
  */
-u8 smc_llc_link_num_next(const u8 *used, unsigned int n)
+u8 smc_llc_msg_link_num_next(const u8 *used, unsigned int n)
 {
 	unsigned int num, i;
 
@@ -916,14 +923,14 @@ u8 smc_llc_link_num_next(const u8 *used, unsigned int n)
 }
 
 /**
- * smc_llc_lgr_type() - the type of a link group of two links (2.2.2)
+ * smc_llc_msg_lgr_type() - the type of a link group of two links (2.2.2)
  * @same_local_port: both links use the same RoCE port of ours
  * @same_peer_gid: both links reach the peer at the same GID
  *
  * Return: SMC_LGR_ASYMMETRIC_LOCAL if we use one port twice,
  * SMC_LGR_ASYMMETRIC_PEER if the peer does, else SMC_LGR_SYMMETRIC.
  */
-enum smc_lgr_type smc_llc_lgr_type(bool same_local_port, bool same_peer_gid)
+enum smc_lgr_type smc_llc_msg_lgr_type(bool same_local_port, bool same_peer_gid)
 {
 	if (same_local_port)
 		return SMC_LGR_ASYMMETRIC_LOCAL;

@@ -67,7 +67,7 @@ static unsigned int smc_llc_rkey_specs(struct smc_link *lnk,
 	unsigned int i;
 	int slot;
 
-	if (cr->num_tkns >= smc_lgr_active_links(lgr) ||
+	if (cr->num_tkns >= smc_llc_link_active_count(lgr) ||
 	    cr->num_tkns > SMC_LLC_CONFIRM_RKEY_OTHERS)
 		return 0;
 	spec[0].slot = smc_link_slot(lnk);

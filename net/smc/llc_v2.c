@@ -12,7 +12,7 @@
  * link group carries RTokens in the ADD LINK itself.
  *
  * So a received message is unwrapped into its version 1 form and goes
- * through smc_llc_parse() like any other, and a message to send is built
+ * through smc_llc_msg_parse() like any other, and a message to send is built
  * in version 1 and wrapped. What is lost on the way is what version 2
  * does not carry: the ADD LINK reject reason (Linux writes the length over
  * it; a reject reads back as "no alternate path").
@@ -80,7 +80,7 @@ static bool smc_llc_v2_type(u8 type)
  * smc_llc_v2_unwrap() - the version 1 form of a version 2 LLC message
  * @buf: the received bytes
  * @len: how many were received
- * @out: the first 44 bytes with a version 1 header, for smc_llc_parse()
+ * @out: the first 44 bytes with a version 1 header, for smc_llc_msg_parse()
  *
  * Return: 0; -EOPNOTSUPP for a type to discard silently (an optional
  * type, REQ ADD LINK); -EPROTO for a message a version 2 link group must
@@ -95,7 +95,7 @@ int smc_llc_v2_unwrap(const void *buf, size_t len, u8 out[SMC_LLC_MSG_LEN])
 
 	if (len < SMC_LLC_MSG_LEN)
 		return -EPROTO;
-	if (smc_llc_type_optional(hdr->type) ||
+	if (smc_llc_msg_type_optional(hdr->type) ||
 	    hdr->type == SMC_LLC_REQ_ADD_LINK_V2)
 		return -EOPNOTSUPP;
 	type = hdr->type & ~SMC_LLC_TYPE_V2;
@@ -113,7 +113,7 @@ int smc_llc_v2_unwrap(const void *buf, size_t len, u8 out[SMC_LLC_MSG_LEN])
 
 /**
  * smc_llc_v2_wrap() - turn a built 44-byte message into its version 2 form
- * @msg: a message smc_llc_build() filled
+ * @msg: a message smc_llc_msg_build() filled
  *
  * Return: 0, or -EOPNOTSUPP for a type without a version 2 form.
  */
@@ -162,7 +162,7 @@ int smc_llc_v2_add_link_rkeys(const void *buf, size_t len,
 	if (n > SMC_LLC_V2_RKEYS_MAX)
 		return -EPROTO;
 	n = min_t(size_t, n, room);
-	smc_llc_rkey_pairs_get(ext->pairs, pairs, n);
+	smc_llc_msg_rkey_pairs_get(ext->pairs, pairs, n);
 	return n;
 }
 
@@ -190,7 +190,7 @@ int smc_llc_v2_add_link_ext_build(void *msg, bool direct,
 	ext->flags = direct ? SMC_LLC_V2_ADD_LINK_DIRECT : 0;
 	memcpy(ext->target_gid, al->sender_gid, SMC_GID_LEN);
 	ext->num_rkeys = cpu_to_le16(n);
-	smc_llc_rkey_pairs_put(pairs, ext->pairs, n);
+	smc_llc_msg_rkey_pairs_put(pairs, ext->pairs, n);
 	smc_llc_v2_set_len(msg, len);
 	return len;
 }

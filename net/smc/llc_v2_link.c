@@ -14,11 +14,11 @@
  *   takes the pairs, RTR, RTS
  *   CONFIRM LINK, on the new link        ->   ...as in version 1
  *
- * The receive path takes the pairs out of the message (smc_llc_v2_rx()),
+ * The receive path takes the pairs out of the message (smc_llc_v2_link_rx()),
  * and keeps them for the flow once the message passed the checks of its
- * type (smc_llc_v2_keep()); the message itself goes on in its version 1
+ * type (smc_llc_v2_link_keep()); the message itself goes on in its version 1
  * form (44 bytes) to the waiting flow, which takes the pairs when it has
- * the message (smc_llc_v2_take_pairs()). One ADD LINK flow runs at a
+ * the message (smc_llc_v2_link_take_pairs()). One ADD LINK flow runs at a
  * time (3.5.5.3), so one set is kept; a newer ADD LINK replaces it, and
  * the flow takes it only if it names the flow's link and direction.
  *
@@ -51,14 +51,15 @@ struct smc_llc_v2_pairs {
 };
 
 /**
- * smc_llc_v2_keep() - keep an ADD LINK's pairs for the flow
+ * smc_llc_v2_link_keep() - keep an ADD LINK's pairs for the flow
  * @lgr: the link group
- * @p: from smc_llc_v2_rx() for an ADD LINK that passed the checks of its
+ * @p: from smc_llc_v2_link_rx() for an ADD LINK that passed the checks of its
  *	type, or NULL for one without pairs: forget what was kept
  *
  * Context: any; does not sleep.
  */
-void smc_llc_v2_keep(struct smc_link_group *lgr, struct smc_llc_v2_pairs *p)
+void smc_llc_v2_link_keep(struct smc_link_group *lgr,
+			  struct smc_llc_v2_pairs *p)
 {
 	spin_lock_bh(&lgr->llc_rx_lock);
 	swap(lgr->llc_v2_pairs, p);
@@ -152,20 +153,20 @@ static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
 }
 
 /**
- * smc_llc_v2_rx() - the long and the REQ ADD LINK messages of version 2
+ * smc_llc_v2_link_rx() - the long and the REQ ADD LINK messages of version 2
  * @lnk: the link a message of a version 2 link group came on
  * @msg: the message
  * @len: its length
  * @pairs: set for an ADD LINK with RKey pairs (the caller keeps them with
- *	smc_llc_v2_keep() if the message passes the checks of its type, and
- *	frees them otherwise); else NULL
+ *	smc_llc_v2_link_keep() if the message passes the checks of its type,
+ *	and frees them otherwise); else NULL
  *
  * Context: receive completion; does not sleep.
  * Return: true if the first 44 bytes go on to smc_llc_v2_unwrap() and
- * smc_llc_parse(); false if the message is done with.
+ * smc_llc_msg_parse(); false if the message is done with.
  */
-bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len,
-		   struct smc_llc_v2_pairs **pairs)
+bool smc_llc_v2_link_rx(struct smc_link *lnk, const void *msg, size_t len,
+			struct smc_llc_v2_pairs **pairs)
 {
 	const struct smc_llc_hdr *hdr = msg;
 
@@ -180,7 +181,7 @@ bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len,
 }
 
 /**
- * smc_llc_v2_take_pairs() - take the peer's RKey pairs for a new link
+ * smc_llc_v2_link_take_pairs() - take the peer's RKey pairs for a new link
  * @ref: the link its ADD LINK came on
  * @lnk: the new link, numbered
  * @response: from the client's reply (the server's flow); else from the
@@ -191,8 +192,8 @@ bool smc_llc_v2_rx(struct smc_link *lnk, const void *msg, size_t len,
  *
  * Return: 0, or -EPROTO if a pair contradicts the RToken set.
  */
-int smc_llc_v2_take_pairs(struct smc_link *ref, struct smc_link *lnk,
-			  bool response)
+int smc_llc_v2_link_take_pairs(struct smc_link *ref, struct smc_link *lnk,
+			       bool response)
 {
 	struct smc_link_group *lgr = ref->lgr;
 	struct smc_llc_v2_pairs *p;
@@ -209,7 +210,7 @@ int smc_llc_v2_take_pairs(struct smc_link *ref, struct smc_link *lnk,
 }
 
 /**
- * smc_llc_v2_send_add_link() - send a version 2 ADD LINK with our pairs
+ * smc_llc_v2_link_send_add_link() - send a version 2 ADD LINK with our pairs
  * @ref: the link that carries it
  * @lnk: the new link, its buffers mapped
  * @info: the ADD LINK, request or reply
@@ -217,8 +218,8 @@ int smc_llc_v2_take_pairs(struct smc_link *ref, struct smc_link *lnk,
  * Context: the ADD LINK flow; sleeps.
  * Return: 0 or a negative errno.
  */
-int smc_llc_v2_send_add_link(struct smc_link *ref, struct smc_link *lnk,
-			     const struct smc_llc_msg_info *info)
+int smc_llc_v2_link_send_add_link(struct smc_link *ref, struct smc_link *lnk,
+				  const struct smc_llc_msg_info *info)
 {
 	struct smc_link_group *lgr = ref->lgr;
 	struct smc_llc_rkey_pair_info *pairs;
@@ -227,7 +228,7 @@ int smc_llc_v2_send_add_link(struct smc_link *ref, struct smc_link *lnk,
 	int rc, len;
 	u8 n;
 
-	rmbs = smc_llc_known_rmbs(lgr, &n);
+	rmbs = smc_llc_add_link_known_rmbs(lgr, &n);
 	pairs = kcalloc(SMC_LLC_V2_RKEYS_MAX, sizeof(*pairs), GFP_KERNEL);
 	rc = -ENOMEM;
 	if (!rmbs || !pairs)
@@ -236,7 +237,7 @@ int smc_llc_v2_send_add_link(struct smc_link *ref, struct smc_link *lnk,
 	rc = smc_wr_tx_get_long(ref, &buf);
 	if (rc)
 		goto out;
-	rc = smc_llc_build(buf, info);
+	rc = smc_llc_msg_build(buf, info);
 	if (!rc)
 		rc = smc_llc_v2_wrap(buf);
 	len = rc ? rc : smc_llc_v2_add_link_ext_build(buf, lgr->v2.direct,
@@ -256,7 +257,7 @@ out:
 }
 
 /**
- * smc_llc_v2_req_done() - the ADD LINK flow a REQ ADD LINK started ended
+ * smc_llc_v2_link_req_done() - the ADD LINK flow a REQ ADD LINK started ended
  * @lgr: the link group, of the server
  * @ref: a link to answer on, or NULL
  *
@@ -265,17 +266,17 @@ out:
  *
  * Context: the ADD LINK flow's end; sleeps.
  */
-void smc_llc_v2_req_done(struct smc_link_group *lgr, struct smc_link *ref)
+void smc_llc_v2_link_req_done(struct smc_link_group *lgr, struct smc_link *ref)
 {
 	if (smc_llc_v2_req_take(lgr) && ref)
 		smc_llc_v2_req_reply(ref, true);
 }
 
 /**
- * smc_llc_v2_purge() - forget the pairs kept for a flow
+ * smc_llc_v2_link_purge() - forget the pairs kept for a flow
  * @lgr: a link group whose LLC is stopped
  */
-void smc_llc_v2_purge(struct smc_link_group *lgr)
+void smc_llc_v2_link_purge(struct smc_link_group *lgr)
 {
-	smc_llc_v2_keep(lgr, NULL);
+	smc_llc_v2_link_keep(lgr, NULL);
 }

@@ -10,7 +10,7 @@
  * the caller declines with NOSMCRDEV. The parameter use_roce=N turns
  * SMC-R off this way for new connections. A connection that carries an
  * option only TCP honours (an MD5 key, an IPsec policy, a socket filter:
- * smc_clcsock_tcp_only()) has no offer either: OPTUNSUPP.
+ * smc_sockopt_tcp_only()) has no offer either: OPTUNSUPP.
  *
  * Test only: the module parameter test_fake_offer makes up a RoCE part
  * from the interface's own addresses (ignoring real RoCE ports), so the
@@ -142,7 +142,7 @@ u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer)
 	bool fake = smc_test(fake_offer);
 
 	memset(offer, 0, sizeof(*offer));
-	if (smc_clcsock_tcp_only(smc))
+	if (smc_sockopt_tcp_only(smc))
 		return SMC_CLC_DECL_OPTUNSUPP;
 	if (!fake && !READ_ONCE(smc_use_roce))
 		return SMC_CLC_DECL_NOSMCRDEV;

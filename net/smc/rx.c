@@ -50,24 +50,6 @@ int smc_rx_inq(struct smc_sock *smc)
 	return smc_rx_avail(&smc->conn, &cons);
 }
 
-/**
- * smc_tx_outq() - bytes the peer has not consumed yet, staged ones
- *	included (SIOCOUTQ)
- * @smc: an SMC-R socket
- *
- * Return: the byte count.
- */
-int smc_tx_outq(struct smc_sock *smc)
-{
-	struct smc_conn *conn = &smc->conn;
-	int n;
-
-	spin_lock_bh(&conn->lock);
-	n = smc_curs_diff(&conn->tx_ring, conn->tx_peer_cons, conn->tx_staged);
-	spin_unlock_bh(&conn->lock);
-	return max(n, 0);
-}
-
 static bool smc_rx_peer_eof(struct smc_conn *conn)
 {
 	return READ_ONCE(conn->peer_flags) & SMC_CDC_PEER_EOF;

@@ -203,9 +203,9 @@ int smc_release(struct socket *sock);
 void smc_sock_init(struct smc_sock *smc, int protocol);
 int smc_sock_open(struct smc_sock *smc, struct socket *sock, int family);
 struct smc_sock *smc_sock_alloc_child(struct smc_sock *lsmc);
-void smc_sk_keepalive(struct sock *sk, int on);
-void smc_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
-void smc_hs_finish(struct smc_sock *smc);
+void smc_sock_keepalive(struct sock *sk, int on);
+void smc_sock_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
+void smc_sock_hs_finish(struct smc_sock *smc);
 void smc_sock_unlist(struct smc_sock *smc);
 void smc_sock_list_walk(struct net *net,
 			int (*fn)(struct sock *sk, void *arg), void *arg,
@@ -249,8 +249,8 @@ void smc_clcsock_unhook(struct smc_sock *smc);
 void smc_clcsock_release(struct smc_sock *smc);
 void smc_clcsock_want_smc(struct smc_sock *smc, bool on);
 bool smc_clcsock_peer_smc(const struct smc_sock *smc);
-void smc_copy_sock_settings(struct sock *dst, const struct sock *src);
-void smc_sockopt_sync(struct smc_sock *smc);
+void smc_clcsock_copy_settings(struct sock *dst, const struct sock *src);
+void smc_clcsock_sockopt_sync(struct smc_sock *smc);
 
 /* offer.c */
 u32 smc_offer_local(struct smc_sock *smc, struct smc_offer *offer);
@@ -355,14 +355,14 @@ int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		int flags);
 void smc_connect_kick(struct smc_sock *smc);
 void smc_connect_init(struct smc_sock *smc);
-int smc_wait_hs(struct smc_sock *smc, long *timeo);
+int smc_connect_wait_hs(struct smc_sock *smc, long *timeo);
 
 /* listen.c */
 int smc_listen(struct socket *sock, int backlog);
 __poll_t smc_accept_poll(struct smc_sock *smc);
 void smc_listen_stop(struct smc_sock *smc);
 void smc_listen_init(struct smc_sock *smc);
-bool smc_hs_aborted(const struct smc_sock *smc);
+bool smc_listen_hs_aborted(const struct smc_sock *smc);
 
 /* fallback.c: the proto_ops that pass through to the clcsock */
 int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len);
@@ -374,7 +374,7 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 		   sockptr_t optval, unsigned int optlen);
 int smc_getsockopt(struct socket *sock, int level, int optname,
 		   char __user *optval, int __user *optlen);
-bool smc_clcsock_tcp_only(struct smc_sock *smc);
+bool smc_sockopt_tcp_only(struct smc_sock *smc);
 int smc_shutdown(struct socket *sock, int how);
 int smc_getname(struct socket *sock, struct sockaddr *addr, int peer);
 int smc_bind(struct socket *sock, struct sockaddr *addr, int alen);

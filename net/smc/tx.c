@@ -335,6 +335,24 @@ int smc_tx_unsent(struct smc_conn *conn)
 }
 
 /**
+ * smc_tx_outq() - bytes the peer has not consumed yet, staged ones
+ *	included (SIOCOUTQ)
+ * @smc: an SMC-R socket
+ *
+ * Return: the byte count.
+ */
+int smc_tx_outq(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	int n;
+
+	spin_lock_bh(&conn->lock);
+	n = smc_curs_diff(&conn->tx_ring, conn->tx_peer_cons, conn->tx_staged);
+	spin_unlock_bh(&conn->lock);
+	return max(n, 0);
+}
+
+/**
  * smc_tx_sendmsg() - sendmsg of an SMC-R connection
  * @smc: the socket
  * @msg: data and flags
