@@ -323,7 +323,7 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	 */
 	state = READ_ONCE(lnk->state);
 	if (state == SMC_LNK_UNUSED ||
-	    (state == SMC_LNK_INACTIVE && READ_ONCE(lgr->terminating)))
+	    (state == SMC_LNK_INACTIVE && smc_lgr_terminating(lgr)))
 		return;
 	xa_lock_bh(&lgr->conns_xa);
 	smc = xa_load(&lgr->conns_xa, be32_to_cpu(wire->token));

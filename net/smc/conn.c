@@ -206,7 +206,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first)
 	 * the deletion of its link (smc_llc_move_conns(), after the link
 	 * went down)
 	 */
-	if (READ_ONCE(lgr->terminating) ||
+	if (smc_lgr_terminating(lgr) ||
 	    !smc_conn_link_usable(READ_ONCE(lnk->state), first)) {
 		xa_erase_bh(&lgr->conns_xa, conn->token);
 		smc_buf_put(lgr, &conn->rmbe);

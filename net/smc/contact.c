@@ -84,7 +84,7 @@ static bool smc_contact_key_match(struct smc_link_group *lgr,
 		     !memcmp(a->peer_mac, key->peer_mac, SMC_MAC_LEN);
 	if (lgr->server)
 		return first_link;
-	if (first_link && (lgr->pending || !key->peer_qpn))
+	if (first_link && (lgr->state == SMC_LGR_ST_PENDING || !key->peer_qpn))
 		return first_link;
 	for (i = 0; i < SMC_LGR_LINKS; i++) {
 		const struct smc_link *lnk = &lgr->lnk[i];
@@ -130,13 +130,13 @@ static int smc_contact_lookup_one(struct smc_link_group *lgr, void *arg)
 	if (!net_eq(smc_lgr_net(lgr), q->net) || lgr->server != q->server)
 		return 0;
 	spin_lock_bh(&lgr->lock);
-	q->n_pending += lgr->pending;
+	q->n_pending += lgr->state == SMC_LGR_ST_PENDING;
 	if (!smc_contact_key_match(lgr, q->key)) {
 		spin_unlock_bh(&lgr->lock);
 		return 0;
 	}
-	wait = lgr->pending && !lgr->terminating;
-	use = !lgr->pending && !lgr->terminating && !lgr->retired &&
+	wait = lgr->state == SMC_LGR_ST_PENDING;
+	use = lgr->state == SMC_LGR_ST_ACTIVE &&
 	      smc_llc_link_active_count(lgr) && !smc_contact_full(lgr);
 	if (use)
 		lgr->conns++;
@@ -236,7 +236,7 @@ static bool smc_contact_settled(struct smc_link_group *lgr)
 	bool settled;
 
 	spin_lock_bh(&lgr->lock);
-	settled = !lgr->pending || lgr->terminating;
+	settled = lgr->state != SMC_LGR_ST_PENDING;
 	spin_unlock_bh(&lgr->lock);
 	return settled;
 }
@@ -409,7 +409,7 @@ void smc_contact_first_done(struct smc_link_group *lgr)
 	bool up = smc_llc_link_active_count(lgr);
 
 	spin_lock_bh(&lgr->lock);
-	lgr->pending = false;
+	smc_lgr_transition(lgr, SMC_LGR_EV_FIRST_DONE);
 	if (up)
 		lgr->type = SMC_LGR_SINGLE;
 	spin_unlock_bh(&lgr->lock);

@@ -400,6 +400,43 @@ struct smc_lgr_key {
 };
 
 /**
+ * enum smc_lgr_state - a link group's life (RFC 7609 3.5.2: first and
+ *	subsequent contacts, 3.5.5.3.2: its end)
+ * @SMC_LGR_ST_PENDING: its first contact runs, from its creation to
+ *	smc_contact_first_done(); new connections with its key wait on @wait
+ * @SMC_LGR_ST_ACTIVE: new connections may use it
+ * @SMC_LGR_ST_RETIRED: takes no new connection and ends as soon as its
+ *	last one goes (too many RMB elements abandoned, smc_buf_abandon())
+ * @SMC_LGR_ST_TERMINATING: left the list; being or been torn down
+ * @SMC_LGR_STATES: their number
+ *
+ * lgr.c's table smc_lgr_next[] gives the transitions, for the events of
+ * enum smc_lgr_event.
+ */
+enum smc_lgr_state {
+	SMC_LGR_ST_PENDING,
+	SMC_LGR_ST_ACTIVE,
+	SMC_LGR_ST_RETIRED,
+	SMC_LGR_ST_TERMINATING,
+	SMC_LGR_STATES
+};
+
+/**
+ * enum smc_lgr_event - what moves a link group's life on
+ * @SMC_LGR_EV_FIRST_DONE: its first contact ended (smc_contact_first_done())
+ * @SMC_LGR_EV_RETIRE: smc_lgr_retire()
+ * @SMC_LGR_EV_TERMINATE: it ends (smc_lgr_terminate(), its linger expired,
+ *	its device or namespace went)
+ * @SMC_LGR_EVENTS: their number
+ */
+enum smc_lgr_event {
+	SMC_LGR_EV_FIRST_DONE,
+	SMC_LGR_EV_RETIRE,
+	SMC_LGR_EV_TERMINATE,
+	SMC_LGR_EVENTS
+};
+
+/**
  * struct smc_link_group - links to one peer (RFC 7609 2.3)
  * @list: entry on smc_lgr_list (smc_lgr_mutex)
  * @ref: references, see the top of this file
@@ -410,17 +447,13 @@ struct smc_lgr_key {
  * @rmbe_eyec: RMBEs start with the RFC's 4-byte eye catcher (4.2): the
  *	server's choice (rmbe_eyecatcher), the client learns it from CONFIRM
  *	LINK before it replies; else Linux's format without one
- * @lock: protects @pending, @conns, @terminating, @retired, @notify_peer
- *	and @waiter
- * @pending: its first contact runs (from its creation to
- *	smc_contact_first_done()); new connections with its key wait on
- *	@wait
+ * @lock: protects @state, @conns, @notify_peer and @waiter
+ * @state: enum smc_lgr_state, changed only by smc_lgr_transition();
+ *	SMC_LGR_ST_TERMINATING is entered under smc_lgr_mutex as well and
+ *	read without either lock (smc_lgr_terminating())
  * @conns: connections using the link group; 0 starts the linger timer
- * @terminating: left the list; being or been torn down (set under
- *	smc_lgr_mutex as well)
- * @retired: takes no new connection and ends as soon as its last one
- *	goes (too many RMB elements abandoned, smc_buf_abandon())
- * @notify_peer: the teardown sends DELETE LINK first
+ * @notify_peer: the teardown sends DELETE LINK first (how it ends, set
+ *	with the transition to SMC_LGR_ST_TERMINATING)
  * @waiter: the LLC message a handshake waits for, or NULL
  * @wait: where @waiter's owner and connections waiting for the first
  *	contact sleep; also woken on termination
@@ -457,7 +490,8 @@ struct smc_lgr_key {
  *	short)
  * @rtok: the peer's RMBs as we may write into them (its RToken set)
  * @llc_stopped: the teardown stopped the LLC work: nothing queues it any
- *	more, and it takes no further request (under @llc_rx_lock)
+ *	more, and it takes no further request (under @llc_rx_lock; the LLC
+ *	queue's state, not the link group's: that is @state)
  * @max_links: active links the link group may have: ours
  *	(smcr_max_links_per_lgr when it was created), then the smaller of
  *	that and the peer's from CONFIRM LINK; under @llc_flow_mutex once
@@ -502,10 +536,8 @@ struct smc_link_group {
 	bool			rmbe_eyec;
 
 	spinlock_t		lock;	/* see above */
-	bool			pending;
+	u8			state;
 	u32			conns;
-	bool			terminating;
-	bool			retired;
 	bool			notify_peer;
 	struct smc_llc_waiter	*waiter;
 	wait_queue_head_t	wait;
@@ -727,6 +759,12 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 	return read_pnet(&lgr->net);
 }
 
+/* @lgr ends: its state is SMC_LGR_ST_TERMINATING; with or without @lock */
+static inline bool smc_lgr_terminating(const struct smc_link_group *lgr)
+{
+	return READ_ONCE(lgr->state) == SMC_LGR_ST_TERMINATING;
+}
+
 /* lgr.c */
 extern struct workqueue_struct *smc_lgr_wq;
 int smc_lgr_net_link_get(struct net *net);
@@ -746,6 +784,8 @@ void smc_lgr_conn_put(struct smc_link_group *lgr);
 void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
 		       const char *why);
 void smc_lgr_retire(struct smc_link_group *lgr);
+enum smc_lgr_state smc_lgr_transition(struct smc_link_group *lgr,
+				      enum smc_lgr_event ev);
 #ifdef SMCR_TEST_HOOKS
 void smc_lgr_expire_idle(void);
 #endif

@@ -128,6 +128,65 @@ void smc_lgr_put(struct smc_link_group *lgr)
 	kref_put(&lgr->ref, smc_lgr_release);
 }
 
+#define SMC_LGR_ST_BAD	0xff	/* an event that cannot happen in a state */
+
+/*
+ * A link group's life, as one table: the state after each event (core.h,
+ * enum smc_lgr_state and enum smc_lgr_event). Where an event changes
+ * nothing the cell is the state itself: a link group that ends anyway
+ * ignores its retirement, and the first contact of one it terminated
+ * still ends (smc_contact_first_done() after the failure). A first
+ * contact ends once; a subsequent contact cannot retire a pending link
+ * group (it found it active), but the cell says what that would mean.
+ */
+static const u8 smc_lgr_next[SMC_LGR_STATES][SMC_LGR_EVENTS] = {
+	[SMC_LGR_ST_PENDING] = {
+		[SMC_LGR_EV_FIRST_DONE]	= SMC_LGR_ST_ACTIVE,
+		[SMC_LGR_EV_RETIRE]	= SMC_LGR_ST_RETIRED,
+		[SMC_LGR_EV_TERMINATE]	= SMC_LGR_ST_TERMINATING,
+	},
+	[SMC_LGR_ST_ACTIVE] = {
+		[SMC_LGR_EV_FIRST_DONE]	= SMC_LGR_ST_BAD,
+		[SMC_LGR_EV_RETIRE]	= SMC_LGR_ST_RETIRED,
+		[SMC_LGR_EV_TERMINATE]	= SMC_LGR_ST_TERMINATING,
+	},
+	[SMC_LGR_ST_RETIRED] = {
+		[SMC_LGR_EV_FIRST_DONE]	= SMC_LGR_ST_BAD,
+		[SMC_LGR_EV_RETIRE]	= SMC_LGR_ST_RETIRED,
+		[SMC_LGR_EV_TERMINATE]	= SMC_LGR_ST_TERMINATING,
+	},
+	[SMC_LGR_ST_TERMINATING] = {
+		[SMC_LGR_EV_FIRST_DONE]	= SMC_LGR_ST_TERMINATING,
+		[SMC_LGR_EV_RETIRE]	= SMC_LGR_ST_TERMINATING,
+		[SMC_LGR_EV_TERMINATE]	= SMC_LGR_ST_TERMINATING,
+	},
+};
+
+/**
+ * smc_lgr_transition() - a link group's life moves on, as smc_lgr_next[]
+ *	says
+ * @lgr: the link group; its @lock held, and smc_lgr_mutex for
+ *	SMC_LGR_EV_TERMINATE (it leaves the list)
+ * @ev: what happened
+ *
+ * Return: the state before; the state stays where the table has no
+ * transition (a bug, warned about once).
+ */
+enum smc_lgr_state smc_lgr_transition(struct smc_link_group *lgr,
+				      enum smc_lgr_event ev)
+{
+	u8 old = lgr->state, next;
+
+	lockdep_assert_held(&lgr->lock);
+	if (ev == SMC_LGR_EV_TERMINATE)
+		lockdep_assert_held(&smc_lgr_mutex);
+	next = smc_lgr_next[old][ev];
+	if (WARN_ON_ONCE(next == SMC_LGR_ST_BAD))
+		return old;
+	WRITE_ONCE(lgr->state, next);
+	return old;
+}
+
 /* Mark @lgr terminating and unlist it; true if it was not yet. */
 static bool smc_lgr_mark_terminating(struct smc_link_group *lgr,
 				     bool notify_peer, const char *why)
@@ -136,8 +195,8 @@ static bool smc_lgr_mark_terminating(struct smc_link_group *lgr,
 
 	lockdep_assert_held(&smc_lgr_mutex);
 	spin_lock_bh(&lgr->lock);
-	first = !lgr->terminating;
-	lgr->terminating = true;
+	first = smc_lgr_transition(lgr, SMC_LGR_EV_TERMINATE) !=
+		SMC_LGR_ST_TERMINATING;
 	if (first)
 		lgr->notify_peer = notify_peer;
 	spin_unlock_bh(&lgr->lock);
@@ -169,7 +228,7 @@ static void smc_lgr_linger_expired(struct work_struct *work)
 	 */
 	mutex_lock(&smc_lgr_mutex);
 	spin_lock_bh(&lgr->lock);
-	idle = !lgr->conns && !lgr->terminating;
+	idle = !lgr->conns && !smc_lgr_terminating(lgr);
 	spin_unlock_bh(&lgr->lock);
 	if (idle)
 		idle = smc_lgr_mark_terminating(lgr, true, "unused, linger expired");
@@ -193,7 +252,8 @@ void smc_lgr_expire_idle(void)
 	mutex_lock(&smc_lgr_mutex);
 	list_for_each_entry(lgr, &smc_lgr_list, list) {
 		spin_lock_bh(&lgr->lock);
-		if (!lgr->conns && !lgr->pending && !lgr->terminating)
+		if (!lgr->conns && (lgr->state == SMC_LGR_ST_ACTIVE ||
+				    lgr->state == SMC_LGR_ST_RETIRED))
 			mod_delayed_work(smc_lgr_wq, &lgr->linger,
 					 lgr->server ? 0 : HZ);
 		spin_unlock_bh(&lgr->lock);
@@ -327,7 +387,7 @@ static struct smc_link_group *smc_lgr_alloc(struct net *net, bool server,
 	/* a client learns the server's choice from CONFIRM LINK */
 	lgr->rmbe_eyec = server && smc_conn_rmbe_eyec();
 	lgr->key = *key;
-	lgr->pending = true;
+	lgr->state = SMC_LGR_ST_PENDING;
 	spin_lock_init(&lgr->lock);
 	init_waitqueue_head(&lgr->wait);
 	spin_lock_init(&lgr->llc_rx_lock);
@@ -409,10 +469,10 @@ void smc_lgr_conn_put(struct smc_link_group *lgr)
 	if (!lgr->server)
 		delay += delay / 10;
 	spin_lock_bh(&lgr->lock);
-	idle = !--lgr->conns && !lgr->terminating;
+	idle = !--lgr->conns && !smc_lgr_terminating(lgr);
 	if (idle)
 		mod_delayed_work(smc_lgr_wq, &lgr->linger,
-				 lgr->retired ? 0 : delay);
+				 lgr->state == SMC_LGR_ST_RETIRED ? 0 : delay);
 	spin_unlock_bh(&lgr->lock);
 	smc_lgr_put(lgr);
 }
@@ -429,7 +489,7 @@ void smc_lgr_conn_put(struct smc_link_group *lgr)
 void smc_lgr_retire(struct smc_link_group *lgr)
 {
 	spin_lock_bh(&lgr->lock);
-	lgr->retired = true;
+	smc_lgr_transition(lgr, SMC_LGR_EV_RETIRE);
 	spin_unlock_bh(&lgr->lock);
 }
 

@@ -154,7 +154,7 @@ void smc_lgr_event_dev_removed(struct smc_ib_device *sdev)
 /* Under smc_lgr_mutex */
 static int smc_lgr_event_want_links(struct smc_link_group *lgr, void *arg)
 {
-	if (!READ_ONCE(lgr->pending))
+	if (READ_ONCE(lgr->state) != SMC_LGR_ST_PENDING)
 		smc_llc_add_link_offer(lgr);
 	return 0;
 }

@@ -557,13 +557,13 @@ int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
 
 		wait_event_timeout(lgr->wait,
 				   READ_ONCE(w->done) ||
-				   READ_ONCE(lgr->terminating) ||
+				   smc_lgr_terminating(lgr) ||
 				   READ_ONCE(lnk->state) == SMC_LNK_INACTIVE,
 				   max(slice, 1L));
 		spin_lock_bh(&lgr->lock);
 		if (w->done)
 			rc = 0;
-		else if (lgr->terminating ||
+		else if (smc_lgr_terminating(lgr) ||
 			 READ_ONCE(lnk->state) == SMC_LNK_INACTIVE)
 			rc = -ENOLINK;
 		else if (abort && abort(arg))

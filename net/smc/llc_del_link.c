@@ -201,7 +201,7 @@ void smc_llc_del_link_work(struct work_struct *work)
 	int i;
 
 	smc_llc_flow_start(lgr, SMC_LLC_FLOW_DEL_LINK);
-	for (i = 0; i < SMC_LGR_LINKS && !READ_ONCE(lgr->terminating); i++) {
+	for (i = 0; i < SMC_LGR_LINKS && !smc_lgr_terminating(lgr); i++) {
 		struct smc_link *lnk = &lgr->lnk[i];
 
 		if (lnk->sdev && lnk->confirmed &&
@@ -223,8 +223,8 @@ bool smc_llc_del_link_queue(struct smc_link_group *lgr)
 	bool goes_on;
 
 	spin_lock_bh(&lgr->lock);
-	/* the teardown cancels it after it set @terminating */
-	goes_on = !lgr->terminating && smc_llc_link_active_count(lgr);
+	/* the teardown cancels it once the link group is terminating */
+	goes_on = !smc_lgr_terminating(lgr) && smc_llc_link_active_count(lgr);
 	if (goes_on)
 		queue_work(smc_lgr_wq, &lgr->del_link_work);
 	spin_unlock_bh(&lgr->lock);

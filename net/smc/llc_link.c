@@ -641,7 +641,7 @@ void smc_llc_add_link_work(struct work_struct *work)
 	smc_llc_flow_start(lgr, SMC_LLC_FLOW_ADD_LINK);
 	ref = smc_llc_link_ref(lgr);
 	lnk = smc_llc_free_slot(lgr);
-	if (!ref || !lnk || READ_ONCE(lgr->terminating) ||
+	if (!ref || !lnk || smc_lgr_terminating(lgr) ||
 	    smc_llc_link_active_count(lgr) >= lgr->max_links)
 		goto out;
 	rc = smc_ib_find_alt_port(smc_lgr_net(lgr), ref->sdev, ref->port,
@@ -720,8 +720,8 @@ void smc_llc_add_link_offer(struct smc_link_group *lgr)
 void smc_llc_add_link_queue(struct smc_link_group *lgr)
 {
 	spin_lock_bh(&lgr->lock);
-	/* the teardown cancels it after it set @terminating */
-	if (!lgr->terminating && lgr->max_links > 1)
+	/* the teardown cancels it once the link group is terminating */
+	if (!smc_lgr_terminating(lgr) && lgr->max_links > 1)
 		queue_work(smc_lgr_wq, &lgr->add_link_work);
 	spin_unlock_bh(&lgr->lock);
 }

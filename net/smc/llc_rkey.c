@@ -302,7 +302,7 @@ int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf)
 		 */
 		wait_event_timeout(lgr->wait,
 				   READ_ONCE(lgr->llc_link_flows) != seen ||
-				   READ_ONCE(lgr->terminating),
+				   smc_lgr_terminating(lgr),
 				   msecs_to_jiffies(SMC_LLC_RKEY_RETRY_MS));
 	}
 	if (rc == -EAGAIN)

@@ -138,7 +138,8 @@ static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
 	bool flow;
 
 	if (!lgr->server || READ_ONCE(lnk->state) != SMC_LNK_ACTIVE ||
-	    READ_ONCE(lgr->pending) || smc_llc_v2_req_add_link_check(msg, len)) {
+	    READ_ONCE(lgr->state) == SMC_LGR_ST_PENDING ||
+	    smc_llc_v2_req_add_link_check(msg, len)) {
 		pr_info_ratelimited("link group %u: dropped a REQ ADD LINK of %zu bytes\n",
 				    lgr->id, len);
 		return;

@@ -269,7 +269,8 @@ static int smc_nl_fill_lgr(struct smc_link_group *lgr, void *arg)
 	spin_lock_bh(&lgr->lock);
 	out->conns = lgr->conns;
 	/* constant once the first contact is done */
-	out->v2 = lgr->key.version == SMC_CLC_V2 && !lgr->pending;
+	out->v2 = lgr->key.version == SMC_CLC_V2 &&
+		  lgr->state != SMC_LGR_ST_PENDING;
 	if (out->v2) {
 		out->v2_rel = lgr->v2.release;
 		out->v2_os = lgr->v2.peer_os;
