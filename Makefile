@@ -29,9 +29,10 @@
 #
 # W=1 and C=1 are passed to Kbuild, and so is SMCR_TEST_HOOKS=y, which
 # builds the test hooks in (net/smc/test_hooks.h: the test_* module
-# parameters the selftests need). make check, make soak and make fuzz set
-# it themselves; make, make module and DKMS builds have no test hooks, and
-# make install refuses a module built with them. KDIR picks the kernel build tree, or
+# parameters the selftests need), into build/mod-test/<release>. make
+# check, make soak and make fuzz set it themselves; make, make module and
+# DKMS builds have no test hooks (build/mod/<release>), and make install
+# refuses a module built with them. KDIR picks the kernel build tree, or
 # KVER=<release> for /lib/modules/<release>/build.
 
 SHELL := /bin/bash
@@ -97,11 +98,16 @@ check soak fuzz: export SMCR_TEST_HOOKS := y
 
 all: module tools
 
-# $(call build-module,KDIR): out-of-tree build in build/mod/<release>, a
+# Modules with the test hooks are built in build/mod-test/<release>, the
+# others in build/mod/<release>: make install and DKMS take only the
+# latter, the selftests load only the former (selftests/run).
+MOD_TREE = $(BUILD)/mod$(if $(filter y,$(SMCR_TEST_HOOKS)),-test)
+
+# $(call build-module,KDIR): out-of-tree build in $(MOD_TREE)/<release>, a
 # tree of symlinks to the sources, so several kernels build side by side.
 # The leading + hands make's jobserver (-jN, as DKMS passes) to Kbuild.
 define build-module
-	+@set -e; out=$(BUILD)/mod/$(call kdir_release,$(1)); \
+	+@set -e; out=$(MOD_TREE)/$(call kdir_release,$(1)); \
 	mkdir -p $$out; \
 	for d in $(KSRC); do cp -asf $(TOP)/$$d $$out/; done; \
 	$(MAKE) -C $(1) M=$$out $(KBUILD_OPTS) modules
@@ -192,8 +198,10 @@ install: install-module install-tools
 
 install-module:
 	@test -f $(MOD_BUILT) || { echo "$(MOD_BUILT) missing: run 'make module KDIR=$(KDIR)' first" >&2; exit 1; }
-	@! modinfo -F parm $(MOD_BUILT) | grep -q '^test_' || \
-		{ echo "$(MOD_BUILT) has the test hooks (built by make check): run 'make module KDIR=$(KDIR)' first" >&2; exit 1; }
+	@parm=$$(PATH=$$PATH:/usr/sbin:/sbin modinfo -F parm $(MOD_BUILT)) || \
+		{ echo "modinfo $(MOD_BUILT) failed" >&2; exit 1; }; \
+	! grep -q '^test_' <<<"$$parm" || \
+		{ echo "$(MOD_BUILT) has the test hooks: run 'make module KDIR=$(KDIR)' (without SMCR_TEST_HOOKS=y) first" >&2; exit 1; }
 	install -D -m 644 $(MOD_BUILT) $(MOD_DEST)/smcr.ko
 	$(if $(DEST),,depmod -a $(KVER))
 

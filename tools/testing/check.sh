@@ -21,9 +21,9 @@
 #   those tagged "# DEBUG: no", both roles (those tagged "# DEBUG:
 #   linux-a|b" with Linux on that role only)
 #
-# Expects the top-level Makefile to have built build/mod/<kver>/smcr.ko for
-# the stock kernels, with the test hooks (SMCR_TEST_HOOKS=y, as make check
-# builds them), and build/tools/. The debug kernel's module it builds
+# Expects the top-level Makefile to have built build/mod-test/<kver>/smcr.ko
+# for the stock kernels, with the test hooks (SMCR_TEST_HOOKS=y, as make
+# check builds them), and build/tools/. The debug kernel's module it builds
 # itself, with them too.
 # Ends with exactly one line "N passed, N failed" (ctest tests, static
 # checks, KUnit cases + selftests, all kernels; a VM run failing on a kernel
@@ -51,7 +51,7 @@ Usage: ${0##*/} [OPTIONS]
   --debug-timeout SEC guest command timeout for the debug kernel (default 2400)
   --selftests CMD     selftest driver run in the guests (default selftests/run;
                       must be visible in the guest: tree or host root, not /tmp)
-  --kunit-ko PATH     KUnit module instead of build/mod/<debug kver>/smcr_kunit.ko
+  --kunit-ko PATH     KUnit module instead of build/mod-test/<debug kver>/smcr_kunit.ko
   --no-ctest          skip the host ctest run (build/tools)
   --no-static         skip the static checks (checkpatch --strict on every
                       kernel file, sparse C=1 with W=1 on the module)
@@ -271,8 +271,8 @@ fi
 # source (make checkpatch); sparse (C=1) with W=1 on the module for stock
 # 6.12, test hooks in, in an output tree of its own (build/static) so that
 # every file is compiled and checked; and the production build for stock
-# 6.12 (make module: no test hooks, W=1, build/prod), which must be free of
-# warnings and list no test_* parameter. They run in the background while the VMs run, as
+# 6.12 and 6.1 (make module: no test hooks, W=1, build/prod), which must be
+# free of warnings and list no test_* parameter. They run in the background while the VMs run, as
 # SCHED_IDLE (see Makefile, check), and are counted at the end
 # (static_collect).
 static_pids=()
@@ -289,13 +289,22 @@ static_start() {
 	(t0=$SECONDS; cd "$tree" && rm -rf build/static &&
 	 chrt --idle 0 nice -n 19 make --no-print-directory BUILD="$tree/build/static" module \
 		KDIR="${kdir:-/nonexistent}" W=1 C=1 >"$logdir/static/sparse.log" 2>&1
-	 echo "$? $((SECONDS - t0))" >"$logdir/static/sparse.rc"
-	 t0=$SECONDS
-	 rm -rf build/prod &&
-	 chrt --idle 0 nice -n 19 env -u SMCR_TEST_HOOKS make --no-print-directory BUILD="$tree/build/prod" \
-		module KDIR="${kdir:-/nonexistent}" W=1 SMCR_TEST_HOOKS= >"$logdir/static/prod.log" 2>&1 &&
-	 modinfo -F parm build/prod/mod/*/smcr.ko >"$logdir/static/prod.parm" 2>&1
-	 echo "$? $((SECONDS - t0))" >"$logdir/static/prod.rc") &
+	 echo "$? $((SECONDS - t0))" >"$logdir/static/sparse.rc") &
+	static_pids+=($!)
+	# the production module (no test hooks) for both stock kernels, as
+	# DKMS builds it: W=1, and modinfo of each
+	(set +e; t0=$SECONDS rc=0
+	 cd "$tree" && rm -rf build/prod || rc=1
+	 for k in "${kdir:-/nonexistent}" \
+		"$(ls -d /lib/modules/6.1.*-amd64/build 2>/dev/null | sort -V | tail -n1)"; do
+		chrt --idle 0 nice -n 19 env -u SMCR_TEST_HOOKS make --no-print-directory \
+			BUILD="$tree/build/prod" module KDIR="$k" W=1 SMCR_TEST_HOOKS= || rc=1
+	 done >"$logdir/static/prod.log" 2>&1
+	 for ko in build/prod/mod/*/smcr.ko; do
+		echo "== $ko"
+		PATH=$PATH:/usr/sbin:/sbin modinfo -F parm "$ko" || rc=1
+	 done >"$logdir/static/prod.parm" 2>&1
+	 echo "$rc $((SECONDS - t0))" >"$logdir/static/prod.rc") &
 	static_pids+=($!)
 }
 
@@ -322,8 +331,11 @@ static_collect() {
 	n=$(grep -cE '^[^ ]+:[0-9]+:([0-9]+:)? (warning|error):' "$logdir/static/prod.log" || true)
 	grep -E '^[^ ]+:[0-9]+:([0-9]+:)? (warning|error):' "$logdir/static/prod.log" | head -n 20 | sed 's/^/  production build: /' || true
 	hooks=$(grep -c '^test_' "$logdir/static/prod.parm" 2>/dev/null || true)
-	grep -q '^use_roce:' "$logdir/static/prod.parm" 2>/dev/null || { rc=1; echo "  production build: modinfo lists no use_roce"; }
-	host_test "host: production build W=1 (6.12), no test_* parameter" \
+	# one module per stock kernel, each with its parameters listed
+	kos=$(grep -c '^== ' "$logdir/static/prod.parm" 2>/dev/null || true)
+	[[ ${kos:-0} == 2 && $(grep -c '^use_roce:' "$logdir/static/prod.parm") == 2 ]] ||
+		{ rc=1; echo "  production build: ${kos:-0} modules, expected 2 (6.12, 6.1) each listing use_roce"; }
+	host_test "host: production build W=1 (6.12, 6.1), no test_* parameter" \
 		"$((rc == 0 && n == 0 && ${hooks:-1} == 0))" "no warning, no test hook" \
 		"$n warning(s), ${hooks:-?} test_* parameter(s), exit $rc (see $logdir/static/prod.log, prod.parm)"
 }

@@ -29,8 +29,11 @@ while [[ $# -gt 0 ]]; do
 done
 # shellcheck source=tools/testing/vm/lib.sh
 . "${SMCR_LIB:-$(dirname "${BASH_SOURCE[0]}")/lib.sh}"
-# The contract says build/mod/<kver>/smcr_kunit.ko; Kbuild puts it into the
-# kunit/ subdir of that: take whichever exists.
+# The KUnit module is built beside the smcr.ko with test hooks (the one
+# selftests/run loads): build/mod-test/<kver>/smcr_kunit.ko by the
+# contract; Kbuild puts it into the kunit/ subdir of that: take whichever
+# exists.
+SMCR_MODDIR=${SMCR_TEST_MODDIR:-$SMCR_MODDIR}
 if [[ -z $ko ]]; then
 	ko=$SMCR_MODDIR/smcr_kunit.ko
 	[[ -e $ko || ! -e $SMCR_MODDIR/kunit/smcr_kunit.ko ]] || ko=$SMCR_MODDIR/kunit/smcr_kunit.ko

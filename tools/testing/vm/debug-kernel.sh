@@ -142,7 +142,7 @@ blog=$dir/build.log
 export CCACHE_DIR=$cache/ccache
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-2G}
 # LOCALVERSION: kernel release 6.12.<n>-smcr-debug (distinct from any stock
-# kernel's build/mod/<kver>/).
+# kernel's build/mod/<kver>/ and build/mod-test/<kver>/).
 mk=(make -C "$src" O="$kdir" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=-smcr-debug -j"$jobs")
 start=$(date +%s)
 log "building in $dir (log: $blog)"

@@ -144,6 +144,7 @@ cmd_env=(
 	SMCR_LOCAL_IP2="198.18.0.$me" SMCR_PEER_IP2="198.18.0.$peer_n"
 	SMCR_KERNEL="$kernel" SMCR_KVER="$kver" SMCR_RXE="$rxe"
 	SMCR_TREE="$tree" SMCR_MODDIR="$tree/build/mod/$kver" SMCR_TOOLS="$tree/build/tools"
+	SMCR_TEST_MODDIR="$tree/build/mod-test/$kver"
 	SMCR_SHARED="$shared" SMCR_KDIR="$ksrc" SMCR_TIMEOUT="$timeout"
 	SMCR_LIB="$tree/tools/testing/vm/lib.sh"
 )
