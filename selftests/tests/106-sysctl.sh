@@ -19,7 +19,8 @@
 # 4294967296, smcr_testlink_time 3601);
 # every module parameter whose description states a range "(MIN-MAX, default
 # N)" refuses MAX+1 and MIN-1 and accepts MIN and MAX (the sysctl shows it),
-# and they are the sysctls; smcr_testlink_time (Linux's name, no parameter)
+# and they are the sysctls, but for the six test hooks with a range
+# (test_hooks.c, no sysctl); smcr_testlink_time (Linux's name, no parameter)
 # is keepalive_ms in seconds both ways (7 -> 7000, 12345 -> 12); an
 # unprivileged user (uid 65534) cannot write.
 # Then, with net.smc.rmem=16384 on both VMs (Soft-RoCE, data_path=Y: no
@@ -81,12 +82,15 @@ echo "ok: out-of-range values refused with EINVAL, values kept"
 # first value below and the first above are refused (EINVAL, value kept),
 # MIN and MAX accepted. (llc_timeout_ms=0 once passed and broke every LLC
 # wait.)
-n=0
+n=0 hooks=0
 while IFS=: read -r k desc; do
 	[[ $desc =~ \(([0-9]+)-([0-9]+),\ default\ ([0-9]+)\)$ ]] || continue
 	min=${BASH_REMATCH[1]} max=${BASH_REMATCH[2]}
 	f=/sys/module/smcr/parameters/$k
-	[[ " ${KNOBS[*]} " == *" $k "* ]] || st_fail "module parameter $k has a range but no net.smc.$k"
+	# a test hook (test_hooks.c) has a range and no sysctl
+	hook=0
+	[[ $k == test_* ]] && hook=1 hooks=$((hooks + 1))
+	((hook)) || [[ " ${KNOBS[*]} " == *" $k "* ]] || st_fail "module parameter $k has a range but no net.smc.$k"
 	old=$(<"$f")
 	st_param "$k" "$old" >/dev/null || exit 1	# restored at exit
 	for bad in $((max + 1)) $( ((min > 0)) && echo $((min - 1))); do
@@ -98,13 +102,18 @@ while IFS=: read -r k desc; do
 	done
 	for good in "$min" "$max"; do
 		echo "$good" >"$f" || st_fail "smcr.$k=$good refused (range $min-$max)"
-		[[ $(<"/proc/sys/net/smc/$k") == "$good" ]] || st_fail "net.smc.$k does not show smcr.$k=$good"
+		[[ $(<"$f") == "$good" ]] || st_fail "smcr.$k=$good reads $(<"$f")"
+		((hook)) || [[ $(<"/proc/sys/net/smc/$k") == "$good" ]] ||
+			st_fail "net.smc.$k does not show smcr.$k=$good"
 	done
 	echo "$old" >"$f"
-	n=$((n + 1))
+	((hook)) || n=$((n + 1))
 done <<<"$(modinfo -F parm "$SMCR_MODDIR/smcr.ko")"		# no /dev/fd in the VMs
 ((n == ${#KNOBS[@]})) || st_fail "$n module parameters state a range, expected ${#KNOBS[@]}"
-echo "ok: the $n module parameters refuse what their descriptions' ranges exclude"
+# test_hooks.c: clc_version, llc_work_delay_ms, add_link_hold_ms,
+# add_link_fail_ms, cdc_rx_delay_ms, tx_hold_ms
+((hooks == 6)) || st_fail "$hooks test hooks state a range, expected 6"
+echo "ok: the $n module parameters and $hooks test hooks refuse what their descriptions' ranges exclude"
 
 sysctl -qw net.smc.keepalive_ms=12345 || st_fail "valid write refused"
 [[ $(</sys/module/smcr/parameters/keepalive_ms) == 12345 ]] || st_fail "write did not reach the parameter"
