@@ -24,6 +24,7 @@
 #include "compat.h"
 #include "ib.h"
 #include "core.h"
+#include "lgr.h"
 #include "trace.h"
 #include "smcr.h"
 

@@ -44,8 +44,10 @@
 #include <smcr/cdc_wire.h>
 
 #include "core.h"
+#include "lgr.h"
 #include "smcr.h"
 #include "test_hooks.h"
+#include "wr.h"
 
 #define SMC_CDC_CONN_DONE	(SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)
 

@@ -36,6 +36,7 @@
 #include <smcr/close_sm.h>
 
 #include "core.h"
+#include "lgr.h"
 #include "smcr.h"
 
 /* what atomic context can do itself; the rest is conn->close_todo's */

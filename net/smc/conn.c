@@ -26,7 +26,9 @@
 
 #include <linux/xarray.h>
 
+#include "buf.h"
 #include "core.h"
+#include "lgr.h"
 #include "smcr.h"
 
 static bool smc_rmbe_eyec_on;

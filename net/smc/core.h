@@ -727,82 +727,6 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 	return read_pnet(&lgr->net);
 }
 
-/* lgr.c */
-extern struct workqueue_struct *smc_lgr_wq;
-int smc_lgr_net_link_get(struct net *net);
-void smc_lgr_net_link_put(struct net *net);
-struct smc_link_group *smc_lgr_new(struct net *net, bool server,
-				   const struct smc_lgr_key *key,
-				   const struct smc_offer *offer);
-void smc_lgr_put(struct smc_link_group *lgr);
-
-/* Another reference to @lgr, of a caller that holds one already */
-static inline void smc_lgr_hold(struct smc_link_group *lgr)
-{
-	kref_get(&lgr->ref);
-}
-
-void smc_lgr_conn_put(struct smc_link_group *lgr);
-void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
-		       const char *why);
-void smc_lgr_retire(struct smc_link_group *lgr);
-#ifdef SMCR_TEST_HOOKS
-void smc_lgr_expire_idle(void);
-#endif
-int smc_lgr_walk(int (*fn)(struct smc_link_group *lgr, void *arg),
-		 void *arg, u32 *gen);
-int smc_lgr_init(void);
-void smc_lgr_exit(void);
-
-/* contact.c */
-struct smc_link_group *smc_contact_find(struct net *net, bool server,
-					const struct smc_lgr_key *key);
-struct smc_link_group *smc_contact_get(struct net *net, bool server,
-				       const struct smc_lgr_key *key,
-				       const struct smc_offer *offer,
-				       bool *first);
-struct smc_link_group *smc_contact_create(struct net *net, bool server,
-					  const struct smc_lgr_key *key,
-					  const struct smc_offer *offer);
-bool smc_contact_known(struct net *net, bool server,
-		       const struct smc_lgr_key *key);
-void smc_contact_first_done(struct smc_link_group *lgr);
-
-/* lgr_event.c */
-void smc_lgr_event_link_down(struct work_struct *work);
-void smc_lgr_event_dev_removed(struct smc_ib_device *sdev);
-void smc_lgr_event_dev_added(void);
-void smc_lgr_event_net_exit(struct net *net);
-void smc_lgr_event_unload(void);
-
-/* link.c */
-void smc_link_slots_init(struct smc_link_group *lgr);
-int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick);
-int smc_link_rtr(struct smc_link *lnk);
-int smc_link_rts(struct smc_link *lnk);
-void smc_link_set_peer(struct smc_link *lnk,
-		       const struct smc_clc_accept_info *info);
-void smc_link_down(struct smc_link *lnk);
-void smc_link_trace_state(const struct smc_link *lnk, int state);
-int smc_link_teardown(struct smc_link *lnk);
-
-/* wr.c */
-int smc_wr_alloc(struct smc_link *lnk);
-void smc_wr_free(struct smc_link *lnk);
-int smc_wr_rx_post_all(struct smc_link *lnk);
-int smc_wr_drain(struct smc_link *lnk);
-void smc_wr_unpost(struct smc_link *lnk, atomic_t *cnt);
-int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
-int smc_wr_tx_send(struct smc_link *lnk, void *buf);
-int smc_wr_tx_get_long(struct smc_link *lnk, void **buf);
-int smc_wr_tx_send_long(struct smc_link *lnk, void *buf, u32 len);
-int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
-		      const struct smc_span *src, u64 remote, u32 rkey);
-int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
-		bool active_only, u64 buf, u64 buf_len);
-void smc_wr_tx_put(struct smc_link *lnk, void *buf);
-void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
-
 /* conn.c */
 struct smc_sock;
 int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first);
@@ -856,20 +780,6 @@ int smc_tx_unsent(struct smc_conn *conn);
 void smc_tx_work(struct work_struct *work);
 int smc_tx_space(struct smc_conn *conn);
 int smc_rx_atmark(struct smc_sock *smc);
-
-/* buf.c */
-u8 smc_buf_class(u32 size);
-int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
-		struct mem_cgroup *memcg, struct smc_buf_elem *out);
-void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e);
-bool smc_buf_abandon(struct smc_link_group *lgr, struct smc_buf_elem *e);
-int smc_buf_register(struct smc_link *lnk, struct smc_buf *buf);
-int smc_buf_link_map(struct smc_link *lnk);
-int smc_buf_link_register(struct smc_link *lnk);
-void smc_buf_link_unmap(struct smc_link *lnk, bool unmap);
-void smc_buf_free_all(struct smc_link_group *lgr);
-void smc_buf_init(struct smc_link_group *lgr);
-u64 smc_buf_bytes(struct smc_link_group *lgr, bool rmb);
 
 /* llc.c */
 void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len);

@@ -79,7 +79,11 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 
+#include "buf.h"
+#include "contact.h"
 #include "core.h"
+#include "lgr.h"
+#include "link.h"
 #include "smcr.h"
 #include "test_hooks.h"
 

@@ -30,6 +30,7 @@
 #include <net/tcp.h>
 
 #include "core.h"
+#include "lgr.h"
 #include "smcr.h"
 
 /* The connection's keepalive idle time: the application's TCP_KEEPIDLE */

@@ -32,7 +32,11 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "buf.h"
 #include "core.h"
+#include "lgr.h"
+#include "lgr_event.h"
+#include "link.h"
 #include "netlink.h"
 #include "smcr.h"
 

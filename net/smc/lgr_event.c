@@ -26,6 +26,9 @@
  * walk starts again.
  */
 #include "core.h"
+#include "lgr.h"
+#include "lgr_event.h"
+#include "link.h"
 
 /**
  * smc_lgr_event_link_down() - a link went down: delete it, or end its

@@ -27,6 +27,11 @@
 #include <rdma/ib_verbs.h>
 
 #include "core.h"
+#include "buf.h"
+#include "lgr.h"
+#include "lgr_event.h"
+#include "link.h"
+#include "wr.h"
 #include "trace.h"
 #include "smcr.h"
 

@@ -35,9 +35,13 @@
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 
+#include "buf.h"
 #include "core.h"
+#include "lgr.h"
+#include "link.h"
 #include "smcr.h"
 #include "test_hooks.h"
+#include "wr.h"
 
 static void smc_llc_test_delay(void)
 {

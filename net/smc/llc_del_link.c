@@ -30,6 +30,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "core.h"
+#include "lgr.h"
+#include "link.h"
 #include "smcr.h"
 
 /* Why a connection of @from cannot move to @to, or NULL; conn->lock held */

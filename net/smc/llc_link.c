@@ -54,7 +54,10 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 
+#include "buf.h"
 #include "core.h"
+#include "lgr.h"
+#include "link.h"
 #include "smcr.h"
 #include "test_hooks.h"
 

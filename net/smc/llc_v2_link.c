@@ -34,6 +34,7 @@
 
 #include "core.h"
 #include "smcr.h"
+#include "wr.h"
 
 /**
  * struct smc_llc_v2_pairs - the RKey pairs of one received ADD LINK

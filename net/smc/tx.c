@@ -61,6 +61,7 @@
 
 #include "core.h"
 #include "smcr.h"
+#include "wr.h"
 
 /* Room in the peer's RMBE and our send buffer; conn->lock held */
 static int smc_tx_room_locked(struct smc_conn *conn)

@@ -41,6 +41,8 @@
 #include <smcr/sge.h>
 
 #include "core.h"
+#include "link.h"
+#include "wr.h"
 
 #define SMC_WR_DRAIN_MS		10000
 
