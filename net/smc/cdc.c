@@ -43,6 +43,9 @@
 #include <linux/xarray.h>
 #include <smcr/cdc_wire.h>
 
+#include "cdc.h"
+#include "close.h"
+#include "conn.h"
 #include "core.h"
 #include "lgr.h"
 #include "smcr.h"

@@ -727,60 +727,6 @@ static inline struct net *smc_lgr_net(const struct smc_link_group *lgr)
 	return read_pnet(&lgr->net);
 }
 
-/* conn.c */
-struct smc_sock;
-int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first);
-int smc_conn_peer(struct smc_sock *smc,
-		  const struct smc_clc_accept_info *peer);
-void smc_conn_fill_clc(const struct smc_sock *smc,
-		       struct smc_clc_accept_info *info);
-bool smc_conn_activate(struct smc_sock *smc, bool server);
-bool smc_conn_rmbe_eyec(void);
-void smc_conn_format(struct smc_conn *conn);
-void smc_conn_rmbe_sync(struct smc_conn *conn, u32 off, u32 len);
-bool smc_conn_rmbe_intact(struct smc_conn *conn);
-void smc_conn_discard(struct smc_sock *smc);
-void smc_conn_end(struct smc_sock *smc);
-
-/* cdc.c */
-int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
-int smc_cdc_get_buf(struct smc_sock *smc, void **buf);
-void smc_cdc_put_buf(struct smc_sock *smc, void *buf);
-int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags);
-void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok);
-void smc_cdc_upd_work(struct work_struct *work);
-void smc_cdc_upd_queue(struct smc_sock *smc);
-void smc_cdc_wake(struct sock *sk);
-void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
-
-/* close.c */
-u16 smc_close_feed(struct smc_conn *conn, enum smc_close_event event);
-u16 smc_close_feed_later(struct smc_conn *conn, enum smc_close_event event);
-bool smc_close_atomic(struct smc_sock *smc, u16 actions);
-void smc_close_todo(struct smc_sock *smc);
-void smc_close_abort(struct smc_sock *smc);
-void smc_close_rmbe_conflict(struct smc_sock *smc);
-int smc_close_diag_state(const struct smc_conn *conn);
-void smc_close_release(struct smc_sock *smc);
-int smc_close_shutdown(struct smc_sock *smc, int how);
-void smc_close_timeout(struct work_struct *work);
-void smc_close_lgr_gone(struct smc_link_group *lgr);
-void smc_close_tcp_error(struct smc_sock *smc);
-
-/* tx.c, rx.c */
-int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
-int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
-		   int flags);
-__poll_t smc_rx_poll(struct smc_sock *smc);
-int smc_rx_inq(struct smc_sock *smc);
-int smc_tx_push(struct smc_sock *smc, bool urg_last);
-void smc_tx_discard(struct smc_conn *conn);
-int smc_tx_outq(struct smc_sock *smc);
-int smc_tx_unsent(struct smc_conn *conn);
-void smc_tx_work(struct work_struct *work);
-int smc_tx_space(struct smc_conn *conn);
-int smc_rx_atmark(struct smc_sock *smc);
-
 /* llc.c */
 void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len);
 int smc_llc_send(struct smc_link *lnk, const struct smc_llc_msg_info *info,
@@ -856,13 +802,5 @@ void smc_llc_del_link_work(struct work_struct *work);
 bool smc_llc_del_link_queue(struct smc_link_group *lgr);
 void smc_llc_del_link_rx(struct smc_link *lnk,
 			 const struct smc_llc_msg_info *req);
-
-/* keepalive.c */
-void smc_keepalive_init(struct smc_conn *conn);
-void smc_keepalive_start(struct smc_sock *smc);
-void smc_keepalive_set(struct smc_sock *smc, bool on);
-bool smc_keepalive_idle_get(struct smc_sock *smc, int *val);
-void smc_keepalive_stop(struct smc_sock *smc);
-void smc_keepalive_retime(struct smc_sock *smc);
 
 #endif /* _SMCR_CORE_H */

@@ -80,6 +80,7 @@
 #include <net/sock.h>
 
 #include "buf.h"
+#include "conn.h"
 #include "contact.h"
 #include "core.h"
 #include "lgr.h"

@@ -30,6 +30,7 @@
 #include <net/tcp.h>
 
 #include "core.h"
+#include "keepalive.h"
 #include "lgr.h"
 #include "smcr.h"
 

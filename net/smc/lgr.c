@@ -33,6 +33,8 @@
 #include <net/netns/generic.h>
 
 #include "buf.h"
+#include "close.h"
+#include "conn.h"
 #include "core.h"
 #include "lgr.h"
 #include "lgr_event.h"

@@ -36,6 +36,7 @@
 #include <linux/slab.h>
 
 #include "buf.h"
+#include "conn.h"
 #include "core.h"
 #include "lgr.h"
 #include "link.h"

@@ -40,6 +40,7 @@
 #include <smcr/cdc_wire.h>
 #include <smcr/sge.h>
 
+#include "cdc.h"
 #include "core.h"
 #include "link.h"
 #include "wr.h"
