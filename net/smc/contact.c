@@ -42,6 +42,7 @@
 #include "contact.h"
 #include "core.h"
 #include "lgr.h"
+#include "llc_link.h"
 #include "smcr.h"
 
 static DEFINE_MUTEX(smc_contact_create_mutex);

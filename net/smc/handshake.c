@@ -85,6 +85,9 @@
 #include "core.h"
 #include "lgr.h"
 #include "link.h"
+#include "llc_engine.h"
+#include "llc_link.h"
+#include "llc_rkey.h"
 #include "smcr.h"
 #include "test_hooks.h"
 

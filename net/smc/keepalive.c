@@ -32,6 +32,7 @@
 #include "core.h"
 #include "keepalive.h"
 #include "lgr.h"
+#include "llc_engine.h"
 #include "smcr.h"
 
 /* The connection's keepalive idle time: the application's TCP_KEEPIDLE */

@@ -39,6 +39,9 @@
 #include "lgr.h"
 #include "lgr_event.h"
 #include "link.h"
+#include "llc_del_link.h"
+#include "llc_engine.h"
+#include "llc_link.h"
 #include "netlink.h"
 #include "smcr.h"
 

@@ -31,6 +31,7 @@
 #include "lgr.h"
 #include "lgr_event.h"
 #include "link.h"
+#include "llc_engine.h"
 #include "wr.h"
 #include "trace.h"
 #include "smcr.h"

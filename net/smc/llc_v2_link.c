@@ -33,6 +33,8 @@
 #include <linux/slab.h>
 
 #include "core.h"
+#include "llc_link.h"
+#include "llc_v2_link.h"
 #include "smcr.h"
 #include "wr.h"
 

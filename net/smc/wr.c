@@ -43,6 +43,7 @@
 #include "cdc.h"
 #include "core.h"
 #include "link.h"
+#include "llc_engine.h"
 #include "wr.h"
 
 #define SMC_WR_DRAIN_MS		10000
