@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smcr: link groups (lgr.c; contact.c finds them for connections,
- * lgr_event.c ends them on events) and links (link.c), their work-request
- * layer (wr.c) and LLC engine (llc.c).
+ * smcr: the objects of the link layer and the data path - link groups
+ * (lgr.c; contact.c finds them for connections, lgr_event.c ends them on
+ * events) and links (link.c), their work-request layer (wr.c) and LLC
+ * engine (llc.c), their buffers (buf.c) and connections (conn.c): the
+ * structs with what protects each field, constants, small accessors.
+ *
+ * The functions are declared by their files' headers, one each: lgr.h,
+ * contact.h, lgr_event.h, link.h, wr.h, buf.h, conn.h, cdc.h, close.h,
+ * tx.h, rx.h, keepalive.h, llc_engine.h (llc.c), llc_rkey.h, llc_link.h,
+ * llc_v2_link.h, llc_del_link.h. core.h includes none of them.
  *
  * Object lifetimes:
  *   - A link group lives while it is referenced (@ref): by the global
@@ -41,10 +48,7 @@
 #include "ib.h"
 #include "tunables.h"
 
-struct mem_cgroup;
-struct smc_offer;
 struct smc_llc_v2_pairs;
-struct smc_clc_accept_info;
 
 /* Work-request pools of one link (wr.c) */
 #define SMC_WR_BUF_SIZE		44	/* LLC and CDC messages (A.3, A.4) */
