@@ -24,6 +24,10 @@
 #include "compat.h"
 #include "ib.h"
 #include "core.h"
+#include "cdc.h"
+#include "close.h"
+#include "keepalive.h"
+#include "lgr.h"
 #include "trace.h"
 #include "smcr.h"
 

@@ -71,7 +71,10 @@
 #include <linux/slab.h>
 #include <smcr/clc.h>
 
+#include "buf.h"
 #include "core.h"
+#include "link.h"
+#include "wr.h"
 
 #define SMC_BUF_SIZE		(256U << 10)	/* per buffer, at least */
 

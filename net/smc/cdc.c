@@ -43,9 +43,14 @@
 #include <linux/xarray.h>
 #include <smcr/cdc_wire.h>
 
+#include "cdc.h"
+#include "close.h"
+#include "conn.h"
 #include "core.h"
+#include "lgr.h"
 #include "smcr.h"
 #include "test_hooks.h"
+#include "wr.h"
 
 #define SMC_CDC_CONN_DONE	(SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)
 

@@ -19,6 +19,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "close.h"
 #include "compat.h"
 #include "core.h"
 #include "smcr.h"

@@ -35,8 +35,15 @@
 #include <smcr/cdc_wire.h>
 #include <smcr/close_sm.h>
 
+#include "cdc.h"
+#include "close.h"
+#include "conn.h"
 #include "core.h"
+#include "keepalive.h"
+#include "lgr.h"
+#include "rx.h"
 #include "smcr.h"
+#include "tx.h"
 
 /* what atomic context can do itself; the rest is conn->close_todo's */
 #define SMC_CLOSE_ACT_ATOMIC	(SMC_CLOSE_ACT_NOTIFY_EOF |	\

@@ -26,8 +26,15 @@
 
 #include <linux/xarray.h>
 
+#include "buf.h"
+#include "cdc.h"
+#include "close.h"
+#include "conn.h"
 #include "core.h"
+#include "keepalive.h"
+#include "lgr.h"
 #include "smcr.h"
+#include "tx.h"
 
 static bool smc_rmbe_eyec_on;
 module_param_named(rmbe_eyecatcher, smc_rmbe_eyec_on, bool, 0644);

@@ -15,6 +15,7 @@
 #include <net/sock.h>
 #include <net/tcp_states.h>
 
+#include "close.h"
 #include "core.h"
 #include "smcr.h"
 

@@ -39,7 +39,10 @@
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 
+#include "contact.h"
 #include "core.h"
+#include "lgr.h"
+#include "llc_link.h"
 #include "smcr.h"
 
 static DEFINE_MUTEX(smc_contact_create_mutex);

@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smcr: link groups (lgr.c; contact.c finds them for connections,
- * lgr_event.c ends them on events) and links (link.c), their work-request
- * layer (wr.c) and LLC engine (llc.c).
+ * smcr: the objects of the link layer and the data path - link groups
+ * (lgr.c; contact.c finds them for connections, lgr_event.c ends them on
+ * events) and links (link.c), their work-request layer (wr.c) and LLC
+ * engine (llc.c), their buffers (buf.c) and connections (conn.c): the
+ * structs with what protects each field, constants, small accessors.
+ *
+ * The functions are declared by their files' headers, one each: lgr.h,
+ * contact.h, lgr_event.h, link.h, wr.h, buf.h, conn.h, cdc.h, close.h,
+ * tx.h, rx.h, keepalive.h, llc_engine.h (llc.c), llc_rkey.h, llc_link.h,
+ * llc_v2_link.h, llc_del_link.h. core.h includes none of them.
  *
  * Object lifetimes:
  *   - A link group lives while it is referenced (@ref): by the global
@@ -41,10 +48,7 @@
 #include "ib.h"
 #include "tunables.h"
 
-struct mem_cgroup;
-struct smc_offer;
 struct smc_llc_v2_pairs;
-struct smc_clc_accept_info;
 
 /* Work-request pools of one link (wr.c) */
 #define SMC_WR_BUF_SIZE		44	/* LLC and CDC messages (A.3, A.4) */
@@ -764,235 +768,5 @@ static inline bool smc_lgr_terminating(const struct smc_link_group *lgr)
 {
 	return READ_ONCE(lgr->state) == SMC_LGR_ST_TERMINATING;
 }
-
-/* lgr.c */
-extern struct workqueue_struct *smc_lgr_wq;
-int smc_lgr_net_link_get(struct net *net);
-void smc_lgr_net_link_put(struct net *net);
-struct smc_link_group *smc_lgr_new(struct net *net, bool server,
-				   const struct smc_lgr_key *key,
-				   const struct smc_offer *offer);
-void smc_lgr_put(struct smc_link_group *lgr);
-
-/* Another reference to @lgr, of a caller that holds one already */
-static inline void smc_lgr_hold(struct smc_link_group *lgr)
-{
-	kref_get(&lgr->ref);
-}
-
-void smc_lgr_conn_put(struct smc_link_group *lgr);
-void smc_lgr_terminate(struct smc_link_group *lgr, bool notify_peer,
-		       const char *why);
-void smc_lgr_retire(struct smc_link_group *lgr);
-enum smc_lgr_state smc_lgr_transition(struct smc_link_group *lgr,
-				      enum smc_lgr_event ev);
-#ifdef SMCR_TEST_HOOKS
-void smc_lgr_expire_idle(void);
-#endif
-int smc_lgr_walk(int (*fn)(struct smc_link_group *lgr, void *arg),
-		 void *arg, u32 *gen);
-int smc_lgr_init(void);
-void smc_lgr_exit(void);
-
-/* contact.c */
-struct smc_link_group *smc_contact_find(struct net *net, bool server,
-					const struct smc_lgr_key *key);
-struct smc_link_group *smc_contact_get(struct net *net, bool server,
-				       const struct smc_lgr_key *key,
-				       const struct smc_offer *offer,
-				       bool *first);
-struct smc_link_group *smc_contact_create(struct net *net, bool server,
-					  const struct smc_lgr_key *key,
-					  const struct smc_offer *offer);
-bool smc_contact_known(struct net *net, bool server,
-		       const struct smc_lgr_key *key);
-void smc_contact_first_done(struct smc_link_group *lgr);
-
-/* lgr_event.c */
-void smc_lgr_event_link_down(struct work_struct *work);
-void smc_lgr_event_dev_removed(struct smc_ib_device *sdev);
-void smc_lgr_event_dev_added(void);
-void smc_lgr_event_net_exit(struct net *net);
-void smc_lgr_event_unload(void);
-
-/* link.c */
-void smc_link_slots_init(struct smc_link_group *lgr);
-int smc_link_init(struct smc_link *lnk, const struct smc_ib_pick *pick);
-int smc_link_rtr(struct smc_link *lnk);
-int smc_link_rts(struct smc_link *lnk);
-void smc_link_set_peer(struct smc_link *lnk,
-		       const struct smc_clc_accept_info *info);
-void smc_link_down(struct smc_link *lnk);
-void smc_link_trace_state(const struct smc_link *lnk, int state);
-int smc_link_teardown(struct smc_link *lnk);
-
-/* wr.c */
-int smc_wr_alloc(struct smc_link *lnk);
-void smc_wr_free(struct smc_link *lnk);
-int smc_wr_rx_post_all(struct smc_link *lnk);
-int smc_wr_drain(struct smc_link *lnk);
-void smc_wr_unpost(struct smc_link *lnk, atomic_t *cnt);
-int smc_wr_tx_get(struct smc_link *lnk, bool wait, void **buf);
-int smc_wr_tx_send(struct smc_link *lnk, void *buf);
-int smc_wr_tx_get_long(struct smc_link *lnk, void **buf);
-int smc_wr_tx_send_long(struct smc_link *lnk, void *buf, u32 len);
-int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
-		      const struct smc_span *src, u64 remote, u32 rkey);
-int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
-		bool active_only, u64 buf, u64 buf_len);
-void smc_wr_tx_put(struct smc_link *lnk, void *buf);
-void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
-
-/* conn.c */
-struct smc_sock;
-int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first);
-int smc_conn_peer(struct smc_sock *smc,
-		  const struct smc_clc_accept_info *peer);
-void smc_conn_fill_clc(const struct smc_sock *smc,
-		       struct smc_clc_accept_info *info);
-bool smc_conn_activate(struct smc_sock *smc, bool server);
-bool smc_conn_rmbe_eyec(void);
-void smc_conn_format(struct smc_conn *conn);
-void smc_conn_rmbe_sync(struct smc_conn *conn, u32 off, u32 len);
-bool smc_conn_rmbe_intact(struct smc_conn *conn);
-void smc_conn_discard(struct smc_sock *smc);
-void smc_conn_end(struct smc_sock *smc);
-
-/* cdc.c */
-int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
-int smc_cdc_get_buf(struct smc_sock *smc, void **buf);
-void smc_cdc_put_buf(struct smc_sock *smc, void *buf);
-int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags);
-void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok);
-void smc_cdc_upd_work(struct work_struct *work);
-void smc_cdc_upd_queue(struct smc_sock *smc);
-void smc_cdc_wake(struct sock *sk);
-void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len);
-
-/* close.c */
-u16 smc_close_feed(struct smc_conn *conn, enum smc_close_event event);
-u16 smc_close_feed_later(struct smc_conn *conn, enum smc_close_event event);
-bool smc_close_atomic(struct smc_sock *smc, u16 actions);
-void smc_close_todo(struct smc_sock *smc);
-void smc_close_abort(struct smc_sock *smc);
-void smc_close_rmbe_conflict(struct smc_sock *smc);
-int smc_close_diag_state(const struct smc_conn *conn);
-void smc_close_release(struct smc_sock *smc);
-int smc_close_shutdown(struct smc_sock *smc, int how);
-void smc_close_timeout(struct work_struct *work);
-void smc_close_lgr_gone(struct smc_link_group *lgr);
-void smc_close_tcp_error(struct smc_sock *smc);
-
-/* tx.c, rx.c */
-int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
-int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
-		   int flags);
-__poll_t smc_rx_poll(struct smc_sock *smc);
-int smc_rx_inq(struct smc_sock *smc);
-int smc_tx_push(struct smc_sock *smc, bool urg_last);
-void smc_tx_discard(struct smc_conn *conn);
-int smc_tx_outq(struct smc_sock *smc);
-int smc_tx_unsent(struct smc_conn *conn);
-void smc_tx_work(struct work_struct *work);
-int smc_tx_space(struct smc_conn *conn);
-int smc_rx_atmark(struct smc_sock *smc);
-
-/* buf.c */
-u8 smc_buf_class(u32 size);
-int smc_buf_get(struct smc_link_group *lgr, bool rmb, u8 cls,
-		struct mem_cgroup *memcg, struct smc_buf_elem *out);
-void smc_buf_put(struct smc_link_group *lgr, struct smc_buf_elem *e);
-bool smc_buf_abandon(struct smc_link_group *lgr, struct smc_buf_elem *e);
-int smc_buf_register(struct smc_link *lnk, struct smc_buf *buf);
-int smc_buf_link_map(struct smc_link *lnk);
-int smc_buf_link_register(struct smc_link *lnk);
-void smc_buf_link_unmap(struct smc_link *lnk, bool unmap);
-void smc_buf_free_all(struct smc_link_group *lgr);
-void smc_buf_init(struct smc_link_group *lgr);
-u64 smc_buf_bytes(struct smc_link_group *lgr, bool rmb);
-
-/* llc.c */
-void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len);
-int smc_llc_send(struct smc_link *lnk, const struct smc_llc_msg_info *info,
-		 bool wait);
-int smc_llc_expect(struct smc_link_group *lgr, struct smc_llc_waiter *w);
-void smc_llc_cancel(struct smc_link_group *lgr, struct smc_llc_waiter *w);
-int smc_llc_wait(struct smc_link *lnk, struct smc_llc_waiter *w,
-		 bool (*abort)(void *arg), void *arg);
-int smc_llc_confirm_link_request(struct smc_link *lnk);
-int smc_llc_confirm_link_server(struct smc_link *lnk);
-void smc_llc_confirm_link_fill(const struct smc_link *lnk,
-			       struct smc_llc_msg_info *info, bool response);
-int smc_llc_confirm_link_check(struct smc_link *lnk,
-			       const struct smc_llc_confirm_link_info *cl);
-int smc_llc_activate_link(struct smc_link *lnk);
-int smc_llc_confirm_link_client(struct smc_link *lnk,
-				struct smc_llc_waiter *w, struct smc_conn *conn,
-				bool (*abort)(void *arg), void *arg);
-void smc_llc_work(struct work_struct *work);
-void smc_llc_keepalive(struct work_struct *work);
-void smc_llc_keepalive_start(struct smc_link *lnk);
-void smc_llc_test_link(struct smc_link *lnk);
-void smc_llc_purge(struct smc_link_group *lgr);
-void smc_llc_flow_start(struct smc_link_group *lgr, enum smc_llc_flow flow);
-void smc_llc_flow_end(struct smc_link_group *lgr);
-
-/* llc_rkey.c */
-void smc_llc_rkey_rx_confirm(struct smc_link *lnk,
-			     const struct smc_llc_msg_info *req);
-void smc_llc_rkey_rx_busy(struct smc_link *lnk,
-			  const struct smc_llc_msg_info *req);
-void smc_llc_rkey_rx_delete(struct smc_link *lnk,
-			    const struct smc_llc_msg_info *req);
-int smc_llc_rkey_confirm(struct smc_link *lnk, struct smc_buf *buf);
-void smc_llc_rkey_announced(struct smc_link_group *lgr, struct smc_buf *buf);
-
-/* llc_link.c */
-void smc_llc_add_link_queue(struct smc_link_group *lgr);
-bool smc_llc_add_link_due(struct smc_link_group *lgr);
-void smc_llc_add_link_offer(struct smc_link_group *lgr);
-struct smc_buf **smc_llc_add_link_known_rmbs(struct smc_link_group *lgr, u8 *n);
-void smc_llc_add_link_pairs_fill(struct smc_link *ref, struct smc_link *lnk,
-				 struct smc_buf **rmbs, unsigned int k,
-				 struct smc_llc_rkey_pair_info *pairs);
-int smc_llc_add_link_pairs_take(struct smc_link *ref, struct smc_link *lnk,
-				const struct smc_llc_rkey_pair_info *pairs,
-				unsigned int k);
-
-/* llc_v2_link.c */
-bool smc_llc_v2_link_rx(struct smc_link *lnk, const void *msg, size_t len,
-			struct smc_llc_v2_pairs **pairs);
-void smc_llc_v2_link_keep(struct smc_link_group *lgr,
-			  struct smc_llc_v2_pairs *p);
-int smc_llc_v2_link_send_add_link(struct smc_link *ref, struct smc_link *lnk,
-				  const struct smc_llc_msg_info *info);
-int smc_llc_v2_link_take_pairs(struct smc_link *ref, struct smc_link *lnk,
-			       bool response);
-void smc_llc_v2_link_req_done(struct smc_link_group *lgr, struct smc_link *ref);
-void smc_llc_v2_link_purge(struct smc_link_group *lgr);
-void smc_llc_add_link_work(struct work_struct *work);
-void smc_llc_add_link_client(struct smc_link *lnk,
-			     const struct smc_llc_msg_info *req);
-struct smc_link *smc_llc_link_pick(struct smc_link_group *lgr);
-struct smc_link *smc_llc_link_find(struct smc_link_group *lgr,
-				   const u8 *peer_gid, u32 peer_qpn);
-u8 smc_llc_link_active_count(struct smc_link_group *lgr);
-struct smc_link *smc_llc_link_ref(struct smc_link_group *lgr);
-bool smc_llc_link_num_used(struct smc_link_group *lgr, u8 link_num,
-			   const struct smc_link *except);
-
-/* llc_del_link.c */
-void smc_llc_del_link_work(struct work_struct *work);
-bool smc_llc_del_link_queue(struct smc_link_group *lgr);
-void smc_llc_del_link_rx(struct smc_link *lnk,
-			 const struct smc_llc_msg_info *req);
-
-/* keepalive.c */
-void smc_keepalive_init(struct smc_conn *conn);
-void smc_keepalive_start(struct smc_sock *smc);
-void smc_keepalive_set(struct smc_sock *smc, bool on);
-bool smc_keepalive_idle_get(struct smc_sock *smc, int *val);
-void smc_keepalive_stop(struct smc_sock *smc);
-void smc_keepalive_retime(struct smc_sock *smc);
 
 #endif /* _SMCR_CORE_H */

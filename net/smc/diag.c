@@ -16,6 +16,7 @@
 #include <net/sock.h>
 #include <net/ipv6.h>
 
+#include "close.h"
 #include "smcr.h"
 
 /* diag_ext bit of an SMC_DIAG_* attribute */

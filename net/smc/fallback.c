@@ -17,8 +17,12 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "close.h"
 #include "core.h"
+#include "keepalive.h"
+#include "rx.h"
 #include "smcr.h"
+#include "tx.h"
 
 /* Established over SMC-R: data moves by RDMA (tx.c, rx.c), not TCP */
 static bool smc_use_smcr(const struct smc_sock *smc)

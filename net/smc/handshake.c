@@ -79,7 +79,15 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 
+#include "buf.h"
+#include "conn.h"
+#include "contact.h"
 #include "core.h"
+#include "lgr.h"
+#include "link.h"
+#include "llc_engine.h"
+#include "llc_link.h"
+#include "llc_rkey.h"
 #include "smcr.h"
 #include "test_hooks.h"
 

@@ -49,6 +49,7 @@
 
 #include "core.h"
 #include "ib.h"
+#include "lgr_event.h"
 #include "netlink.h"
 
 static LIST_HEAD(smc_ib_devices);

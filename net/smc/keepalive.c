@@ -30,6 +30,9 @@
 #include <net/tcp.h>
 
 #include "core.h"
+#include "keepalive.h"
+#include "lgr.h"
+#include "llc_engine.h"
 #include "smcr.h"
 
 /* The connection's keepalive idle time: the application's TCP_KEEPIDLE */

@@ -32,7 +32,16 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "buf.h"
+#include "close.h"
+#include "conn.h"
 #include "core.h"
+#include "lgr.h"
+#include "lgr_event.h"
+#include "link.h"
+#include "llc_del_link.h"
+#include "llc_engine.h"
+#include "llc_link.h"
 #include "netlink.h"
 #include "smcr.h"
 

@@ -26,6 +26,11 @@
  * walk starts again.
  */
 #include "core.h"
+#include "lgr.h"
+#include "lgr_event.h"
+#include "link.h"
+#include "llc_del_link.h"
+#include "llc_link.h"
 
 /**
  * smc_lgr_event_link_down() - a link went down: delete it, or end its

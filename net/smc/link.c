@@ -27,6 +27,12 @@
 #include <rdma/ib_verbs.h>
 
 #include "core.h"
+#include "buf.h"
+#include "lgr.h"
+#include "lgr_event.h"
+#include "link.h"
+#include "llc_engine.h"
+#include "wr.h"
 #include "trace.h"
 #include "smcr.h"
 

@@ -31,6 +31,7 @@
 #include <linux/smcr.h>
 #include <net/sock.h>
 
+#include "close.h"
 #include "compat.h"
 #include "core.h"
 #include "smcr.h"

@@ -35,9 +35,19 @@
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 
+#include "buf.h"
+#include "conn.h"
 #include "core.h"
+#include "lgr.h"
+#include "link.h"
+#include "llc_del_link.h"
+#include "llc_engine.h"
+#include "llc_link.h"
+#include "llc_rkey.h"
+#include "llc_v2_link.h"
 #include "smcr.h"
 #include "test_hooks.h"
+#include "wr.h"
 
 static void smc_llc_test_delay(void)
 {

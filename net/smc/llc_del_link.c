@@ -30,6 +30,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "core.h"
+#include "lgr.h"
+#include "link.h"
+#include "llc_del_link.h"
+#include "llc_engine.h"
+#include "llc_link.h"
 #include "smcr.h"
 
 /* Why a connection of @from cannot move to @to, or NULL; conn->lock held */

@@ -54,7 +54,13 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 
+#include "buf.h"
 #include "core.h"
+#include "lgr.h"
+#include "link.h"
+#include "llc_engine.h"
+#include "llc_link.h"
+#include "llc_v2_link.h"
 #include "smcr.h"
 #include "test_hooks.h"
 

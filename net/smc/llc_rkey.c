@@ -40,7 +40,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include "buf.h"
 #include "core.h"
+#include "link.h"
+#include "llc_engine.h"
+#include "llc_link.h"
+#include "llc_rkey.h"
 
 /* The slot of the active link with number @link_num, or -1 */
 static int smc_llc_rkey_slot(struct smc_link_group *lgr, u8 link_num)

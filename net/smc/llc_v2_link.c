@@ -33,7 +33,10 @@
 #include <linux/slab.h>
 
 #include "core.h"
+#include "llc_link.h"
+#include "llc_v2_link.h"
 #include "smcr.h"
+#include "wr.h"
 
 /**
  * struct smc_llc_v2_pairs - the RKey pairs of one received ADD LINK

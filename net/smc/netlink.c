@@ -43,8 +43,10 @@
 #include <net/netns/generic.h>
 #include <smcr/clc_wire.h>
 
+#include "buf.h"
 #include "core.h"
 #include "eid.h"
+#include "lgr.h"
 #include "netlink.h"
 #include "smcr.h"
 

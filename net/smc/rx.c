@@ -21,8 +21,13 @@
 #include <net/sock.h>
 #include <smcr/cdc_wire.h>
 
+#include "cdc.h"
+#include "close.h"
+#include "conn.h"
 #include "core.h"
+#include "rx.h"
 #include "smcr.h"
+#include "tx.h"
 
 #define SMC_CDC_PEER_EOF	(SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED)
 

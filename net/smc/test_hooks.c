@@ -18,6 +18,7 @@
 #include <smcr/clc.h>
 
 #include "core.h"
+#include "lgr.h"
 #include "test_hooks.h"
 
 struct smc_test_hooks smc_test_hooks;

@@ -59,8 +59,11 @@
 #include <net/tcp.h>
 #include <smcr/cdc_wire.h>
 
+#include "cdc.h"
 #include "core.h"
 #include "smcr.h"
+#include "tx.h"
+#include "wr.h"
 
 /* Room in the peer's RMBE and our send buffer; conn->lock held */
 static int smc_tx_room_locked(struct smc_conn *conn)

@@ -40,7 +40,11 @@
 #include <smcr/cdc_wire.h>
 #include <smcr/sge.h>
 
+#include "cdc.h"
 #include "core.h"
+#include "link.h"
+#include "llc_engine.h"
+#include "wr.h"
 
 #define SMC_WR_DRAIN_MS		10000
 
