@@ -318,24 +318,73 @@ static void llc_v2_add_link_ext(struct kunit *test)
 							    256), -EINVAL);
 }
 
-/* Version 2 REQ ADD LINK: a request with its GIDs; the server's reply */
+/* Unwrap, parse and check a version 2 REQ ADD LINK as smc_llc_rx() does */
+static int llc_v2_req_rx(const u8 *msg, size_t len, bool from_server,
+			 enum smc_llc_link_state state)
+{
+	struct smc_llc_msg_info info;
+	u8 v1[SMC_LLC_MSG_LEN];
+	int rc;
+
+	rc = smc_llc_v2_unwrap(msg, len, v1);
+	if (!rc)
+		rc = smc_llc_msg_parse_unwrapped(v1, sizeof(v1), &info);
+	if (!rc && info.type != SMC_LLC_REQ_ADD_LINK)
+		rc = -EINVAL;
+	if (!rc)
+		rc = smc_llc_msg_check_sender(&info, from_server, state);
+	return rc;
+}
+
+/*
+ * Version 2 REQ ADD LINK: a client's request with its GIDs goes through
+ * the type table like any other message; the server's reply
+ */
 static void llc_v2_req_add_link(struct kunit *test)
 {
+	const enum smc_llc_link_state act = SMC_LLC_LINK_ACTIVE;
 	u8 msg[28 + 2 * 16] = { SMC_LLC_REQ_ADD_LINK_V2, 0, 60, 0 };
+	struct smc_llc_msg_info info;
+	u8 v1[SMC_LLC_MSG_LEN];
 
 	msg[24] = 2;			/* gid_cnt */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), 0);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 60, false, act), 0);
+	/* the second GID cut short */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 59), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 59, false, act), -EPROTO);
+	/* the server never asks; not on a link being confirmed */
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 60, true, act), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 60, false,
+					    SMC_LLC_LINK_ACTIVATING), -EPROTO);
+	/* no GID: all there, but the type's parser refuses it */
 	msg[24] = 0;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), 0);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 60, false, act), -EPROTO);
 	msg[24] = 1;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 44), 0);
-	msg[3] = SMC_LLC_FLAG_RESP;	/* a reply: no server takes one */
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 44), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, false, act), 0);
+	msg[24] = 255;			/* 255 GIDs in 44 bytes */
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, false, act), -EPROTO);
+	msg[24] = 1;
+	/* the reply is the server's: a client's is refused */
+	msg[3] = SMC_LLC_FLAG_RESP;
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, false, act), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, true, act), 0);
+	msg[3] = 0x40;			/* a reserved flag */
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, false, act), -EPROTO);
 	msg[3] = 0;
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 43), -EPROTO);
-	msg[0] = SMC_LLC_ADD_LINK_V2;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 43, false, act), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg,
+							    SMC_LLC_V2_MSG_MAX + 1),
+			-EPROTO);
+	/* its version 1 form exists in version 2 link groups only */
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_unwrap(msg, 44, v1), 0);
+	KUNIT_EXPECT_EQ(test, v1[0], SMC_LLC_REQ_ADD_LINK);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(v1, sizeof(v1), &info),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse_unwrapped(v1, sizeof(v1), &info),
+			0);
 
 	memset(msg, 0xff, sizeof(msg));
 	smc_llc_v2_req_add_link_reply(msg);
@@ -376,12 +425,14 @@ static void llc_v2_wrap_unwrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v1[0], SMC_LLC_TEST_LINK);
 	KUNIT_EXPECT_EQ(test, v1[1], 44);
 	KUNIT_EXPECT_EQ(test, v1[2], 0);
-	/* too short; a version 1 type; REQ ADD LINK; an unknown v2 type */
+	/* too short; a version 1 type; a REQ ADD LINK without the GIDs it
+	 * counts (byte 24, 0x3c of the user data); an unknown v2 type
+	 */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 43, v1), -EPROTO);
 	big[0] = SMC_LLC_TEST_LINK;
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
 	big[0] = SMC_LLC_REQ_ADD_LINK_V2;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
 	big[0] = 0x23;	/* no version 2 ADD LINK CONTINUATION */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
 	/* an ADD LINK request, length big endian: byte 2 is no reason */
@@ -977,7 +1028,10 @@ static void llc_optional_types(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, smc_llc_msg_type_optional(0xfe));
 }
 
-/* Linux's REQ ADD LINK and v2 types: known, not supported, any length */
+/*
+ * Linux's REQ ADD LINK and v2 types: known, not supported, any length
+ * (REQ ADD LINK: not in version 1 framing, llc_v2_req_add_link)
+ */
 static void llc_linux_v2_types(struct kunit *test)
 {
 	static const u8 v2[] = {
@@ -1001,7 +1055,13 @@ static void llc_linux_v2_types(struct kunit *test)
 				-EOPNOTSUPP);
 		KUNIT_EXPECT_EQ(test, info.type, v2[i]);
 		KUNIT_ASSERT_NOT_NULL(test, smc_llc_msg_type_desc(v2[i]));
-		KUNIT_EXPECT_FALSE(test, smc_llc_msg_type_desc(v2[i])->supported);
+		/* REQ ADD LINK: only in its unwrapped version 2 form */
+		if (v2[i] == SMC_LLC_REQ_ADD_LINK)
+			KUNIT_EXPECT_TRUE(test,
+					  smc_llc_msg_type_desc(v2[i])->v2_only);
+		else
+			KUNIT_EXPECT_FALSE(test,
+					   smc_llc_msg_type_desc(v2[i])->supported);
 	}
 }
 
@@ -1253,8 +1313,17 @@ static const struct llc_sender_case llc_sender_cases[] = {
 	{ SMC_LLC_TEST_LINK, false, false, SMC_LLC_LINK_ACTIVE, 0 },
 	{ SMC_LLC_TEST_LINK, true, true, SMC_LLC_LINK_ACTIVE, 0 },
 	{ SMC_LLC_TEST_LINK, false, true, SMC_LLC_LINK_ACTIVATING, -EPROTO },
+	/* Linux's REQ ADD LINK (version 2): the client asks, the server
+	 * answers, on active links
+	 */
+	{ SMC_LLC_REQ_ADD_LINK, false, false, SMC_LLC_LINK_ACTIVE, 0 },
+	{ SMC_LLC_REQ_ADD_LINK, true, true, SMC_LLC_LINK_ACTIVE, 0 },
+	{ SMC_LLC_REQ_ADD_LINK, false, true, SMC_LLC_LINK_ACTIVE, -EPROTO },
+	{ SMC_LLC_REQ_ADD_LINK, true, false, SMC_LLC_LINK_ACTIVE, -EPROTO },
+	{ SMC_LLC_REQ_ADD_LINK, false, false, SMC_LLC_LINK_ACTIVATING,
+	  -EPROTO },
 	/* not supported */
-	{ SMC_LLC_REQ_ADD_LINK, false, false, SMC_LLC_LINK_ACTIVE, -EPROTO },
+	{ SMC_LLC_CONFIRM_LINK_V2, false, true, SMC_LLC_LINK_ACTIVE, -EPROTO },
 	{ 0x7e, false, false, SMC_LLC_LINK_ACTIVE, -EPROTO },
 };
 

@@ -7,7 +7,8 @@
  *   - a message that fails to parse, or that its sender may not send in
  *     the link's state (smc_llc_msg_check_sender()), is dropped;
  *   - TEST LINK requests are answered on the spot (they never collide,
- *     3.5.5.3), TEST LINK replies end the keepalive probe;
+ *     3.5.5.3), TEST LINK replies end the keepalive probe; so is a
+ *     version 2 REQ ADD LINK (llc_v2_link.c);
  *   - a message a handshake waits for (CONFIRM LINK) goes to its waiter;
  *   - every other request is queued for the link group's ordered LLC
  *     workqueue, which handles them one at a time. Before handling one it
@@ -186,13 +187,12 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	if (lgr->key.version == SMC_CLC_V2) {	/* llc_v2*.c */
 		if (!smc_llc_v2_link_rx(lnk, msg, len, &pairs))
 			return;
-		if (smc_llc_v2_unwrap(msg, len, v1))
+		if (smc_llc_v2_unwrap(msg, len, v1) ||
+		    smc_llc_msg_parse_unwrapped(v1, sizeof(v1), &info))
 			goto drop;
-		msg = v1;
-		len = sizeof(v1);
-	}
-	if (smc_llc_msg_parse(msg, len, &info))
+	} else if (smc_llc_msg_parse(msg, len, &info)) {
 		goto drop;	/* malformed, optional or unsupported */
+	}
 	if (smc_llc_msg_check_sender(&info, !lgr->server,
 				     state == SMC_LNK_ACTIVE ?
 				     SMC_LLC_LINK_ACTIVE :
@@ -206,6 +206,10 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	if (lgr->key.version == SMC_CLC_V2 && info.type == SMC_LLC_ADD_LINK) {
 		smc_llc_v2_link_keep(lgr, pairs);
 		pairs = NULL;
+	}
+	if (info.type == SMC_LLC_REQ_ADD_LINK && !info.response) {
+		smc_llc_v2_link_req_add_link(lnk);	/* version 2 only */
+		return;
 	}
 	if (info.type == SMC_LLC_TEST_LINK) {
 		if (info.response)

@@ -126,21 +126,25 @@ static bool smc_llc_v2_req_take(struct smc_link_group *lgr)
 	return req;
 }
 
-/*
- * A client's REQ ADD LINK, on an ACTIVE link of a link group whose first
- * contact is done: the ADD LINK flow, if one may come of it, answers it;
- * else the REQ ADD LINK reply.
+/**
+ * smc_llc_v2_link_req_add_link() - a client's REQ ADD LINK arrived
+ * @lnk: the link it came on
+ *
+ * smc_llc_rx() took it through the type table: a request of the client,
+ * on an ACTIVE link, its GIDs all there. On a link group whose first
+ * contact is done the ADD LINK flow, if one may come of it, answers it;
+ * else the REQ ADD LINK reply, at once: nothing is queued.
+ *
+ * Context: receive completion; does not sleep.
  */
-static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
-				       size_t len)
+void smc_llc_v2_link_req_add_link(struct smc_link *lnk)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	bool flow;
 
-	if (!lgr->server || READ_ONCE(lnk->state) != SMC_LNK_ACTIVE ||
-	    READ_ONCE(lgr->pending) || smc_llc_v2_req_add_link_check(msg, len)) {
-		pr_info_ratelimited("link group %u: dropped a REQ ADD LINK of %zu bytes\n",
-				    lgr->id, len);
+	if (READ_ONCE(lgr->pending)) {
+		pr_info_ratelimited("link group %u: dropped a REQ ADD LINK before the first contact is done\n",
+				    lgr->id);
 		return;
 	}
 	flow = READ_ONCE(lgr->max_links) > 1 && smc_llc_add_link_due(lgr);
@@ -153,7 +157,7 @@ static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
 }
 
 /**
- * smc_llc_v2_link_rx() - the long and the REQ ADD LINK messages of version 2
+ * smc_llc_v2_link_rx() - the long ADD LINK messages of version 2
  * @lnk: the link a message of a version 2 link group came on
  * @msg: the message
  * @len: its length
@@ -163,7 +167,7 @@ static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
  *
  * Context: receive completion; does not sleep.
  * Return: true if the first 44 bytes go on to smc_llc_v2_unwrap() and
- * smc_llc_msg_parse(); false if the message is done with.
+ * smc_llc_msg_parse_unwrapped(); false to drop the message.
  */
 bool smc_llc_v2_link_rx(struct smc_link *lnk, const void *msg, size_t len,
 			struct smc_llc_v2_pairs **pairs)
@@ -171,10 +175,6 @@ bool smc_llc_v2_link_rx(struct smc_link *lnk, const void *msg, size_t len,
 	const struct smc_llc_hdr *hdr = msg;
 
 	*pairs = NULL;
-	if (hdr->type == SMC_LLC_REQ_ADD_LINK_V2) {
-		smc_llc_v2_rx_req_add_link(lnk, msg, len);
-		return false;
-	}
 	if (hdr->type == SMC_LLC_ADD_LINK_V2 && len > SMC_LLC_MSG_LEN)
 		return smc_llc_v2_rx_add_link(lnk, msg, len, pairs);
 	return true;
