@@ -166,6 +166,9 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
  * link group's llc_flow. A row exists for each flow smcr runs, with a
  * cell for each request: a cell left out is SMC_LLC_ACT_UNDEFINED, which
  * the lookup refuses and the KUnit suite finds (llc_collision_complete).
+ * RFC() marks a cell a statement of 3.5.5.3 names; the KUnit case
+ * llc_collision_table checks each against the RFC's text, quoted there,
+ * and llc_collision_own the OWN() cells against smcr's choices.
  * Every row answers TEST LINK at once (it is answered on receipt and
  * never looked up).
  *
