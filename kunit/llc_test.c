@@ -426,13 +426,15 @@ static void llc_v2_wrap_unwrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v1[1], 44);
 	KUNIT_EXPECT_EQ(test, v1[2], 0);
 	/* too short; a version 1 type; a REQ ADD LINK without the GIDs it
-	 * counts (byte 24, 0x3c of the user data); an unknown v2 type
+	 * counts (byte 24: 2, in 44 bytes); an unknown v2 type
 	 */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 43, v1), -EPROTO);
 	big[0] = SMC_LLC_TEST_LINK;
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
 	big[0] = SMC_LLC_REQ_ADD_LINK_V2;
+	big[24] = 2;
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
+	big[24] = 0;
 	big[0] = 0x23;	/* no version 2 ADD LINK CONTINUATION */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
 	/* an ADD LINK request, length big endian: byte 2 is no reason */
