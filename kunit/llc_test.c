@@ -318,24 +318,73 @@ static void llc_v2_add_link_ext(struct kunit *test)
 							    256), -EINVAL);
 }
 
-/* Version 2 REQ ADD LINK: a request with its GIDs; the server's reply */
+/* Unwrap, parse and check a version 2 REQ ADD LINK as smc_llc_rx() does */
+static int llc_v2_req_rx(const u8 *msg, size_t len, bool from_server,
+			 enum smc_llc_link_state state)
+{
+	struct smc_llc_msg_info info;
+	u8 v1[SMC_LLC_MSG_LEN];
+	int rc;
+
+	rc = smc_llc_v2_unwrap(msg, len, v1);
+	if (!rc)
+		rc = smc_llc_msg_parse_unwrapped(v1, sizeof(v1), &info);
+	if (!rc && info.type != SMC_LLC_REQ_ADD_LINK)
+		rc = -EINVAL;
+	if (!rc)
+		rc = smc_llc_msg_check_sender(&info, from_server, state);
+	return rc;
+}
+
+/*
+ * Version 2 REQ ADD LINK: a client's request with its GIDs goes through
+ * the type table like any other message; the server's reply
+ */
 static void llc_v2_req_add_link(struct kunit *test)
 {
+	const enum smc_llc_link_state act = SMC_LLC_LINK_ACTIVE;
 	u8 msg[28 + 2 * 16] = { SMC_LLC_REQ_ADD_LINK_V2, 0, 60, 0 };
+	struct smc_llc_msg_info info;
+	u8 v1[SMC_LLC_MSG_LEN];
 
 	msg[24] = 2;			/* gid_cnt */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), 0);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 60, false, act), 0);
+	/* the second GID cut short */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 59), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 59, false, act), -EPROTO);
+	/* the server never asks; not on a link being confirmed */
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 60, true, act), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 60, false,
+					    SMC_LLC_LINK_ACTIVATING), -EPROTO);
+	/* no GID: all there, but the type's parser refuses it */
 	msg[24] = 0;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), 0);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 60, false, act), -EPROTO);
 	msg[24] = 1;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 44), 0);
-	msg[3] = SMC_LLC_FLAG_RESP;	/* a reply: no server takes one */
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 44), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, false, act), 0);
+	msg[24] = 255;			/* 255 GIDs in 44 bytes */
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, false, act), -EPROTO);
+	msg[24] = 1;
+	/* the reply is the server's: a client's is refused */
+	msg[3] = SMC_LLC_FLAG_RESP;
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, false, act), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, true, act), 0);
+	msg[3] = 0x40;			/* a reserved flag */
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 44, false, act), -EPROTO);
 	msg[3] = 0;
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 43), -EPROTO);
-	msg[0] = SMC_LLC_ADD_LINK_V2;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg, 60), -EPROTO);
+	KUNIT_EXPECT_EQ(test, llc_v2_req_rx(msg, 43, false, act), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_req_add_link_check(msg,
+							    SMC_LLC_V2_MSG_MAX + 1),
+			-EPROTO);
+	/* its version 1 form exists in version 2 link groups only */
+	KUNIT_ASSERT_EQ(test, smc_llc_v2_unwrap(msg, 44, v1), 0);
+	KUNIT_EXPECT_EQ(test, v1[0], SMC_LLC_REQ_ADD_LINK);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse(v1, sizeof(v1), &info),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, smc_llc_msg_parse_unwrapped(v1, sizeof(v1), &info),
+			0);
 
 	memset(msg, 0xff, sizeof(msg));
 	smc_llc_v2_req_add_link_reply(msg);
@@ -376,12 +425,16 @@ static void llc_v2_wrap_unwrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v1[0], SMC_LLC_TEST_LINK);
 	KUNIT_EXPECT_EQ(test, v1[1], 44);
 	KUNIT_EXPECT_EQ(test, v1[2], 0);
-	/* too short; a version 1 type; REQ ADD LINK; an unknown v2 type */
+	/* too short; a version 1 type; a REQ ADD LINK without the GIDs it
+	 * counts (byte 24: 2, in 44 bytes); an unknown v2 type
+	 */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 43, v1), -EPROTO);
 	big[0] = SMC_LLC_TEST_LINK;
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
 	big[0] = SMC_LLC_REQ_ADD_LINK_V2;
-	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EOPNOTSUPP);
+	big[24] = 2;
+	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
+	big[24] = 0;
 	big[0] = 0x23;	/* no version 2 ADD LINK CONTINUATION */
 	KUNIT_EXPECT_EQ(test, smc_llc_v2_unwrap(big, 44, v1), -EPROTO);
 	/* an ADD LINK request, length big endian: byte 2 is no reason */
@@ -977,7 +1030,10 @@ static void llc_optional_types(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, smc_llc_msg_type_optional(0xfe));
 }
 
-/* Linux's REQ ADD LINK and v2 types: known, not supported, any length */
+/*
+ * Linux's REQ ADD LINK and v2 types: known, not supported, any length
+ * (REQ ADD LINK: not in version 1 framing, llc_v2_req_add_link)
+ */
 static void llc_linux_v2_types(struct kunit *test)
 {
 	static const u8 v2[] = {
@@ -1001,7 +1057,13 @@ static void llc_linux_v2_types(struct kunit *test)
 				-EOPNOTSUPP);
 		KUNIT_EXPECT_EQ(test, info.type, v2[i]);
 		KUNIT_ASSERT_NOT_NULL(test, smc_llc_msg_type_desc(v2[i]));
-		KUNIT_EXPECT_FALSE(test, smc_llc_msg_type_desc(v2[i])->supported);
+		/* REQ ADD LINK: only in its unwrapped version 2 form */
+		if (v2[i] == SMC_LLC_REQ_ADD_LINK)
+			KUNIT_EXPECT_TRUE(test,
+					  smc_llc_msg_type_desc(v2[i])->v2_only);
+		else
+			KUNIT_EXPECT_FALSE(test,
+					   smc_llc_msg_type_desc(v2[i])->supported);
 	}
 }
 
@@ -1253,8 +1315,17 @@ static const struct llc_sender_case llc_sender_cases[] = {
 	{ SMC_LLC_TEST_LINK, false, false, SMC_LLC_LINK_ACTIVE, 0 },
 	{ SMC_LLC_TEST_LINK, true, true, SMC_LLC_LINK_ACTIVE, 0 },
 	{ SMC_LLC_TEST_LINK, false, true, SMC_LLC_LINK_ACTIVATING, -EPROTO },
+	/* Linux's REQ ADD LINK (version 2): the client asks, the server
+	 * answers, on active links
+	 */
+	{ SMC_LLC_REQ_ADD_LINK, false, false, SMC_LLC_LINK_ACTIVE, 0 },
+	{ SMC_LLC_REQ_ADD_LINK, true, true, SMC_LLC_LINK_ACTIVE, 0 },
+	{ SMC_LLC_REQ_ADD_LINK, false, true, SMC_LLC_LINK_ACTIVE, -EPROTO },
+	{ SMC_LLC_REQ_ADD_LINK, true, false, SMC_LLC_LINK_ACTIVE, -EPROTO },
+	{ SMC_LLC_REQ_ADD_LINK, false, false, SMC_LLC_LINK_ACTIVATING,
+	  -EPROTO },
 	/* not supported */
-	{ SMC_LLC_REQ_ADD_LINK, false, false, SMC_LLC_LINK_ACTIVE, -EPROTO },
+	{ SMC_LLC_CONFIRM_LINK_V2, false, true, SMC_LLC_LINK_ACTIVE, -EPROTO },
 	{ 0x7e, false, false, SMC_LLC_LINK_ACTIVE, -EPROTO },
 };
 
@@ -1274,91 +1345,262 @@ static void llc_check_sender_table(struct kunit *test)
 	}
 }
 
+#define F(x)	SMC_LLC_FLOW_##x
+#define EV(x)	BIT(SMC_LLC_EV_##x)
+#define ACT(x)	SMC_LLC_ACT_##x
+
+/**
+ * struct llc_rfc_rule - one statement of RFC 7609 3.5.5.3, as the RFC says it
+ * @sec: its section
+ * @flow: the exchange in progress the section is about
+ * @msg: the "Colliding LLC message" (the request that comes in), verbatim
+ * @resolve: the "Action to resolve", verbatim as far as it names the action
+ * @events: the requests @msg names, BIT(enum smc_llc_event)
+ * @action: the action @resolve names
+ *
+ * The texts are copied from the RFC, line breaks joined with one space
+ * (its two spaces after a full stop kept), so that a reviewer can find
+ * each in the RFC and judge @events and @action against it.
+ */
+struct llc_rfc_rule {
+	const char	*sec;
+	u8		flow;
+	const char	*msg;
+	const char	*resolve;
+	u32		events;
+	u8		action;
+};
+
+static const struct llc_rfc_rule llc_rfc_rules[] = {
+	/* 3.5.5.3: the RKey exchanges of both peers do not collide */
+	{ "3.5.5.3", F(RKEY),
+	  "This allows each peer to concurrently change their RKeys and therefore concurrently send CONFIRM RKEY or DELETE RKEY requests.",
+	  "The concurrent CONFIRM RKEY or DELETE RKEY requests can be independently processed and do not represent a collision.",
+	  EV(CONFIRM_RKEY) | EV(DELETE_RKEY), ACT(PROCESS) },
+
+	/* 3.5.5.3.1. Collisions with ADD LINK / CONFIRM LINK Exchange */
+	{ "3.5.5.3.1", F(ADD_LINK),
+	  "TEST LINK",
+	  "Send immediate TEST LINK reply.",
+	  EV(TEST_LINK), ACT(REPLY) },
+	{ "3.5.5.3.1", F(ADD_LINK),
+	  "ADD LINK from client to server",
+	  "Server ignores the ADD LINK message.  When client receives server's ADD LINK, client will consider that message to be in response to its ADD LINK message and the flow works.",
+	  EV(ADD_LINK_CLNT), ACT(IGNORE) },
+	{ "3.5.5.3.1", F(ADD_LINK),
+	  "DELETE LINK from client to server, specific link specified",
+	  "Server queues the DELETE LINK message and processes it after the ADD LINK exchange completes.",
+	  EV(DEL_LINK_CLNT_ONE), ACT(QUEUE) },
+	{ "3.5.5.3.1", F(ADD_LINK),
+	  "DELETE LINK from client to server, entire link group to be deleted",
+	  "Immediately clean up the link group.",
+	  EV(DEL_LINK_CLNT_ALL), ACT(TERMINATE) },
+	{ "3.5.5.3.1", F(ADD_LINK),
+	  "CONFIRM RKEY from client",
+	  "Send a negative CONFIRM RKEY response to the client.",
+	  EV(CONFIRM_RKEY), ACT(REJECT) },
+
+	/* 3.5.5.3.2. Collisions during DELETE LINK Exchange */
+	{ "3.5.5.3.2", F(DEL_LINK),
+	  "TEST LINK from either peer",
+	  "Send immediate TEST LINK response.",
+	  EV(TEST_LINK), ACT(REPLY) },
+	{ "3.5.5.3.2", F(DEL_LINK),
+	  "ADD LINK from client to server",
+	  "Server queues the ADD LINK and processes it after the current exchange completes.",
+	  EV(ADD_LINK_CLNT), ACT(QUEUE) },
+	{ "3.5.5.3.2", F(DEL_LINK),
+	  "DELETE LINK from client to server (specific link)",
+	  "Server queues the DELETE LINK message and processes it after the current exchange completes.",
+	  EV(DEL_LINK_CLNT_ONE), ACT(QUEUE) },
+	{ "3.5.5.3.2", F(DEL_LINK),
+	  "DELETE LINK from either client or server, deleting the entire link group",
+	  "Immediately clean up the link group.",
+	  EV(DEL_LINK_CLNT_ALL) | EV(DEL_LINK_SERV_ALL), ACT(TERMINATE) },
+	{ "3.5.5.3.2", F(DEL_LINK),
+	  "CONFIRM RKEY from client to server",
+	  "Send a negative CONFIRM RKEY response to the client.",
+	  EV(CONFIRM_RKEY), ACT(REJECT) },
+
+	/* 3.5.5.3.3. Collisions during CONFIRM RKEY Exchange */
+	{ "3.5.5.3.3", F(RKEY),
+	  "TEST LINK",
+	  "Send immediate TEST LINK reply.",
+	  EV(TEST_LINK), ACT(REPLY) },
+	{ "3.5.5.3.3", F(RKEY),
+	  "ADD LINK from client to server",
+	  "Queue the ADD LINK, and process it after the current exchange completes.",
+	  EV(ADD_LINK_CLNT), ACT(QUEUE) },
+	{ "3.5.5.3.3", F(RKEY),
+	  "ADD LINK from server to client (CONFIRM RKEY exchange was initiated by the client, and it crossed with the server initiating an ADD LINK exchange)",
+	  "Process the ADD LINK.  Client will receive a negative CONFIRM RKEY from the server and will have to redo this CONFIRM RKEY exchange after the ADD LINK exchange completes.",
+	  EV(ADD_LINK_SERV), ACT(YIELD) },
+	{ "3.5.5.3.3", F(RKEY),
+	  "DELETE LINK from client to server, specific link to be deleted (CONFIRM RKEY exchange was initiated by the server, and it crossed with the client's DELETE LINK request)",
+	  "Server queues the DELETE LINK message and processes it after the CONFIRM RKEY exchange completes.",
+	  EV(DEL_LINK_CLNT_ONE), ACT(QUEUE) },
+	{ "3.5.5.3.3", F(RKEY),
+	  "DELETE LINK from server to client, specific link deleted (CONFIRM RKEY exchange was initiated by the client, and it crossed with the server's DELETE LINK)",
+	  "Process the DELETE LINK.  Client will receive a negative CONFIRM RKEY from the server and will have to redo this CONFIRM RKEY exchange after the ADD LINK exchange completes.",
+	  EV(DEL_LINK_SERV_ONE), ACT(YIELD) },
+	{ "3.5.5.3.3", F(RKEY),
+	  "DELETE LINK from either client or server, entire link group deleted",
+	  "Immediately clean up the link group.",
+	  EV(DEL_LINK_CLNT_ALL) | EV(DEL_LINK_SERV_ALL), ACT(TERMINATE) },
+	{ "3.5.5.3.3", F(RKEY),
+	  "CONFIRM LINK from the peer that did not start the current CONFIRM LINK exchange",
+	  "Queue the request, and process it after the current exchange completes.",
+	  EV(CONFIRM_LINK), ACT(QUEUE) },
+};
+
 /*
- * The collision table has a row for each flow smcr runs. No flow in
- * progress: nothing collides (no cell is named by RFC 7609 3.5.5.3),
- * every request is handled, TEST LINK is answered and DELETE LINK of all
- * links ends the link group. Our RKey exchange: the cells of 3.5.5.3.3.
- * Adding a link: the cells of 3.5.5.3.1, deleting one: those of
- * 3.5.5.3.2; the others smcr's (mostly queue). Every flow has a row.
+ * How the RFC's words name each action: an "Action to resolve" names
+ * the action of its rule if it holds one of these (the rules' texts are
+ * checked against them, so an action cannot be paired with a text that
+ * says another).
+ */
+static const char *const llc_rfc_says[][2] = {
+	[ACT(PROCESS)]		= { "independently processed" },
+	[ACT(REPLY)]		= { "Send immediate TEST LINK" },
+	[ACT(QUEUE)]		= { "queues the", "Queue the" },
+	[ACT(IGNORE)]		= { "ignores the" },
+	[ACT(REJECT)]		= { "Send a negative CONFIRM RKEY" },
+	[ACT(YIELD)]		= { "Process the" },
+	[ACT(TERMINATE)]	= { "Immediately clean up the link group" },
+};
+
+static bool llc_rfc_names(const struct llc_rfc_rule *r)
+{
+	const char *const *says = llc_rfc_says[r->action];
+
+	return (says[0] && strstr(r->resolve, says[0])) ||
+	       (says[1] && strstr(r->resolve, says[1]));
+}
+
+/*
+ * The cells the RFC names no action for: smcr's own choice, written
+ * here, not taken from the RFC (llc_msg.c says why). No flow in
+ * progress: nothing collides, every request is handled, TEST LINK is
+ * answered, DELETE LINK of all links ends the link group. During a flow
+ * of adding or deleting a link: the server's requests (which wait behind
+ * the client's flow in the LLC work anyway), CONFIRM LINK and DELETE
+ * RKEY wait ("RKeys cannot change while links are being added or
+ * deleted"); the server's DELETE LINK of the link group ends it. The
+ * RKey row is all the RFC's. A cell 0 here (SMC_LLC_ACT_UNDEFINED) is
+ * one the RFC must name.
+ */
+static const u8 llc_own_cells[SMC_LLC_FLOW_CNT][SMC_LLC_EV_CNT] = {
+	[F(NONE)] = {
+		[SMC_LLC_EV_TEST_LINK]		= ACT(REPLY),
+		[SMC_LLC_EV_CONFIRM_LINK]	= ACT(PROCESS),
+		[SMC_LLC_EV_ADD_LINK_CLNT]	= ACT(PROCESS),
+		[SMC_LLC_EV_ADD_LINK_SERV]	= ACT(PROCESS),
+		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= ACT(PROCESS),
+		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= ACT(TERMINATE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= ACT(PROCESS),
+		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= ACT(TERMINATE),
+		[SMC_LLC_EV_CONFIRM_RKEY]	= ACT(PROCESS),
+		[SMC_LLC_EV_DELETE_RKEY]	= ACT(PROCESS),
+	},
+	[F(ADD_LINK)] = {
+		[SMC_LLC_EV_CONFIRM_LINK]	= ACT(QUEUE),
+		[SMC_LLC_EV_ADD_LINK_SERV]	= ACT(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= ACT(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= ACT(TERMINATE),
+		[SMC_LLC_EV_DELETE_RKEY]	= ACT(QUEUE),
+	},
+	[F(DEL_LINK)] = {
+		[SMC_LLC_EV_CONFIRM_LINK]	= ACT(QUEUE),
+		[SMC_LLC_EV_ADD_LINK_SERV]	= ACT(QUEUE),
+		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= ACT(QUEUE),
+		[SMC_LLC_EV_DELETE_RKEY]	= ACT(QUEUE),
+	},
+};
+
+/*
+ * The collision table against RFC 7609 3.5.5.3 (llc_rfc_rules[]): every
+ * cell a statement of the RFC names is marked .rfc and holds the action
+ * the statement says, no cell is named twice, and every .rfc cell is
+ * named by a statement. The out-of-range lookups fail.
  */
 static void llc_collision_table(struct kunit *test)
 {
-	static const struct smc_llc_collision add_row[SMC_LLC_EV_CNT] = {
-		[SMC_LLC_EV_TEST_LINK]	= { SMC_LLC_ACT_REPLY, true },
-		[SMC_LLC_EV_CONFIRM_LINK] = { SMC_LLC_ACT_QUEUE, false },
-		[SMC_LLC_EV_ADD_LINK_CLNT] = { SMC_LLC_ACT_IGNORE, true },
-		[SMC_LLC_EV_ADD_LINK_SERV] = { SMC_LLC_ACT_QUEUE, false },
-		[SMC_LLC_EV_DEL_LINK_CLNT_ONE] = { SMC_LLC_ACT_QUEUE, true },
-		[SMC_LLC_EV_DEL_LINK_CLNT_ALL] = { SMC_LLC_ACT_TERMINATE, true },
-		[SMC_LLC_EV_DEL_LINK_SERV_ONE] = { SMC_LLC_ACT_QUEUE, false },
-		[SMC_LLC_EV_DEL_LINK_SERV_ALL] = { SMC_LLC_ACT_TERMINATE, false },
-		[SMC_LLC_EV_CONFIRM_RKEY] = { SMC_LLC_ACT_REJECT, true },
-		[SMC_LLC_EV_DELETE_RKEY] = { SMC_LLC_ACT_QUEUE, false },
-	};
-	static const struct smc_llc_collision del_row[SMC_LLC_EV_CNT] = {
-		[SMC_LLC_EV_TEST_LINK]	= { SMC_LLC_ACT_REPLY, true },
-		[SMC_LLC_EV_CONFIRM_LINK] = { SMC_LLC_ACT_QUEUE, false },
-		[SMC_LLC_EV_ADD_LINK_CLNT] = { SMC_LLC_ACT_QUEUE, true },
-		[SMC_LLC_EV_ADD_LINK_SERV] = { SMC_LLC_ACT_QUEUE, false },
-		[SMC_LLC_EV_DEL_LINK_CLNT_ONE] = { SMC_LLC_ACT_QUEUE, true },
-		[SMC_LLC_EV_DEL_LINK_CLNT_ALL] = { SMC_LLC_ACT_TERMINATE, true },
-		[SMC_LLC_EV_DEL_LINK_SERV_ONE] = { SMC_LLC_ACT_QUEUE, false },
-		[SMC_LLC_EV_DEL_LINK_SERV_ALL] = { SMC_LLC_ACT_TERMINATE, true },
-		[SMC_LLC_EV_CONFIRM_RKEY] = { SMC_LLC_ACT_REJECT, true },
-		[SMC_LLC_EV_DELETE_RKEY] = { SMC_LLC_ACT_QUEUE, false },
-	};
-	static const u8 rkey_row[SMC_LLC_EV_CNT] = {
-		[SMC_LLC_EV_TEST_LINK]		= SMC_LLC_ACT_REPLY,
-		[SMC_LLC_EV_CONFIRM_LINK]	= SMC_LLC_ACT_QUEUE,
-		[SMC_LLC_EV_ADD_LINK_CLNT]	= SMC_LLC_ACT_QUEUE,
-		[SMC_LLC_EV_ADD_LINK_SERV]	= SMC_LLC_ACT_YIELD,
-		[SMC_LLC_EV_DEL_LINK_CLNT_ONE]	= SMC_LLC_ACT_QUEUE,
-		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= SMC_LLC_ACT_TERMINATE,
-		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= SMC_LLC_ACT_YIELD,
-		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= SMC_LLC_ACT_TERMINATE,
-		[SMC_LLC_EV_CONFIRM_RKEY]	= SMC_LLC_ACT_PROCESS,
-		[SMC_LLC_EV_DELETE_RKEY]	= SMC_LLC_ACT_PROCESS,
-	};
+	u32 named[SMC_LLC_FLOW_CNT] = {};
 	const struct smc_llc_collision *c;
-	unsigned int e;
+	unsigned int f, e;
+	size_t i;
 
-	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-		c = smc_llc_msg_collision_lookup(SMC_LLC_FLOW_NONE, e);
-		KUNIT_ASSERT_NOT_NULL(test, c);
-		KUNIT_EXPECT_FALSE(test, c->rfc);
-		if (e == SMC_LLC_EV_TEST_LINK)
-			KUNIT_EXPECT_EQ(test, c->action, SMC_LLC_ACT_REPLY);
-		else if (e == SMC_LLC_EV_DEL_LINK_CLNT_ALL ||
-			 e == SMC_LLC_EV_DEL_LINK_SERV_ALL)
-			KUNIT_EXPECT_EQ(test, c->action, SMC_LLC_ACT_TERMINATE);
-		else
-			KUNIT_EXPECT_EQ(test, c->action, SMC_LLC_ACT_PROCESS);
+	for (i = 0; i < ARRAY_SIZE(llc_rfc_rules); i++) {
+		const struct llc_rfc_rule *r = &llc_rfc_rules[i];
+
+		KUNIT_EXPECT_TRUE_MSG(test, llc_rfc_names(r),
+				      "%s \"%s\": the text names no action %u",
+				      r->sec, r->msg, r->action);
+		KUNIT_EXPECT_NE_MSG(test, r->events, 0, "%s \"%s\"", r->sec,
+				    r->msg);
+		for (e = 0; e < SMC_LLC_EV_CNT; e++) {
+			if (!(r->events & BIT(e)))
+				continue;
+			KUNIT_EXPECT_FALSE_MSG(test, named[r->flow] & BIT(e),
+					       "%s \"%s\": event %u named twice",
+					       r->sec, r->msg, e);
+			named[r->flow] |= BIT(e);
+			c = smc_llc_msg_collision_lookup(r->flow, e);
+			KUNIT_ASSERT_NOT_NULL(test, c);
+			KUNIT_EXPECT_TRUE_MSG(test, c->rfc,
+					      "%s \"%s\": event %u not .rfc",
+					      r->sec, r->msg, e);
+			KUNIT_EXPECT_EQ_MSG(test, c->action, r->action,
+					    "%s \"%s\": event %u", r->sec,
+					    r->msg, e);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, r->events & ~GENMASK(SMC_LLC_EV_CNT - 1, 0),
+				    0, "%s \"%s\"", r->sec, r->msg);
 	}
-	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-		c = smc_llc_msg_collision_lookup(SMC_LLC_FLOW_RKEY, e);
-		KUNIT_ASSERT_NOT_NULL(test, c);
-		KUNIT_EXPECT_TRUE_MSG(test, c->rfc, "event %u", e);
-		KUNIT_EXPECT_EQ_MSG(test, c->action, rkey_row[e], "event %u", e);
-	}
-	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-		c = smc_llc_msg_collision_lookup(SMC_LLC_FLOW_ADD_LINK, e);
-		KUNIT_ASSERT_NOT_NULL(test, c);
-		KUNIT_EXPECT_EQ_MSG(test, c->rfc, add_row[e].rfc, "event %u", e);
-		KUNIT_EXPECT_EQ_MSG(test, c->action, add_row[e].action,
-				    "event %u", e);
-	}
-	for (e = 0; e < SMC_LLC_EV_CNT; e++) {
-		c = smc_llc_msg_collision_lookup(SMC_LLC_FLOW_DEL_LINK, e);
-		KUNIT_ASSERT_NOT_NULL(test, c);
-		KUNIT_EXPECT_EQ_MSG(test, c->rfc, del_row[e].rfc, "event %u", e);
-		KUNIT_EXPECT_EQ_MSG(test, c->action, del_row[e].action,
-				    "event %u", e);
+	for (f = 0; f < SMC_LLC_FLOW_CNT; f++) {
+		for (e = 0; e < SMC_LLC_EV_CNT; e++) {
+			c = smc_llc_msg_collision_lookup(f, e);
+			KUNIT_ASSERT_NOT_NULL(test, c);
+			KUNIT_EXPECT_EQ_MSG(test, c->rfc, !!(named[f] & BIT(e)),
+					    "flow %u, event %u: .rfc without an RFC statement, or an RFC statement without .rfc",
+					    f, e);
+		}
 	}
 	KUNIT_EXPECT_NULL(test, smc_llc_msg_collision_lookup(SMC_LLC_FLOW_CNT, 0));
 	KUNIT_EXPECT_NULL(test, smc_llc_msg_collision_lookup(0, SMC_LLC_EV_CNT));
 	KUNIT_EXPECT_NULL(test, smc_llc_msg_collision_lookup(-1, 0));
 }
+
+/*
+ * The cells that are smcr's own choice (llc_own_cells[]): each holds
+ * the action written there and is not marked .rfc; a cell without an
+ * own action must be the RFC's.
+ */
+static void llc_collision_own(struct kunit *test)
+{
+	const struct smc_llc_collision *c;
+	unsigned int f, e;
+
+	for (f = 0; f < SMC_LLC_FLOW_CNT; f++) {
+		for (e = 0; e < SMC_LLC_EV_CNT; e++) {
+			c = smc_llc_msg_collision_lookup(f, e);
+			KUNIT_ASSERT_NOT_NULL(test, c);
+			if (llc_own_cells[f][e] == ACT(UNDEFINED)) {
+				KUNIT_EXPECT_TRUE_MSG(test, c->rfc,
+						      "flow %u, event %u", f, e);
+				continue;
+			}
+			KUNIT_EXPECT_FALSE_MSG(test, c->rfc, "flow %u, event %u",
+					       f, e);
+			KUNIT_EXPECT_EQ_MSG(test, c->action, llc_own_cells[f][e],
+					    "flow %u, event %u", f, e);
+		}
+	}
+}
+
+#undef F
+#undef EV
+#undef ACT
 
 /*
  * Every flow smcr runs has a row, and every row a cell for every request:
@@ -1578,6 +1820,7 @@ static struct kunit_case smcr_llc_cases[] = {
 	KUNIT_CASE(llc_parse_lenient_body),
 	KUNIT_CASE(llc_check_sender_table),
 	KUNIT_CASE(llc_collision_table),
+	KUNIT_CASE(llc_collision_own),
 	KUNIT_CASE(llc_collision_complete),
 	KUNIT_CASE(llc_link_num_next),
 	KUNIT_CASE(llc_lgr_type),

@@ -268,6 +268,9 @@ enum smc_llc_link_state {
  * @name: for logs
  * @supported: false: a known type smcr does not implement; smc_llc_msg_parse()
  *	returns -EOPNOTSUPP for it
+ * @v2_only: the type exists only in version 2 link groups (Linux's REQ ADD
+ *	LINK): smc_llc_msg_parse() returns -EOPNOTSUPP for it, and only
+ *	smc_llc_msg_parse_unwrapped() takes it
  * @flags_req: header flag bits, besides R, a request may carry
  * @flags_resp: header flag bits, besides R, a reply may carry
  * @req_from: roles (SMC_LLC_ROLE_*) that send the request
@@ -279,6 +282,7 @@ struct smc_llc_type_desc {
 	u8		type;
 	const char	*name;
 	bool		supported;
+	bool		v2_only;
 	u8		flags_req;
 	u8		flags_resp;
 	u8		req_from;
@@ -289,6 +293,8 @@ struct smc_llc_type_desc {
 
 int smc_llc_msg_parse(const void *buf, size_t len,
 		      struct smc_llc_msg_info *info);
+int smc_llc_msg_parse_unwrapped(const void *buf, size_t len,
+				struct smc_llc_msg_info *info);
 int smc_llc_msg_build(union smc_llc_msg *msg,
 		      const struct smc_llc_msg_info *info);
 

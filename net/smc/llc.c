@@ -7,7 +7,8 @@
  *   - a message that fails to parse, or that its sender may not send in
  *     the link's state (smc_llc_msg_check_sender()), is dropped;
  *   - TEST LINK requests are answered on the spot (they never collide,
- *     3.5.5.3), TEST LINK replies end the keepalive probe;
+ *     3.5.5.3), TEST LINK replies end the keepalive probe; so is a
+ *     version 2 REQ ADD LINK (llc_v2_link.c);
  *   - a message a handshake waits for (CONFIRM LINK) goes to its waiter;
  *   - every other request is queued for the link group's ordered LLC
  *     workqueue, which handles them one at a time. Before handling one it
@@ -187,22 +188,19 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	int state = READ_ONCE(lnk->state);
-	struct smc_llc_v2_pairs *pairs = NULL;
+	struct smc_llc_v2_pairs *pairs;
 	struct smc_llc_msg_info info;
 	u8 v1[SMC_LLC_MSG_LEN];
 
 	if (state != SMC_LNK_ACTIVATING && state != SMC_LNK_ACTIVE)
 		return;
 	if (lgr->key.version == SMC_CLC_V2) {	/* llc_v2*.c */
-		if (!smc_llc_v2_link_rx(lnk, msg, len, &pairs))
+		if (smc_llc_v2_unwrap(msg, len, v1) ||
+		    smc_llc_msg_parse_unwrapped(v1, sizeof(v1), &info))
 			return;
-		if (smc_llc_v2_unwrap(msg, len, v1))
-			goto drop;
-		msg = v1;
-		len = sizeof(v1);
+	} else if (smc_llc_msg_parse(msg, len, &info)) {
+		return;		/* malformed, optional or unsupported */
 	}
-	if (smc_llc_msg_parse(msg, len, &info))
-		goto drop;	/* malformed, optional or unsupported */
 	if (smc_llc_msg_check_sender(&info, !lgr->server,
 				     state == SMC_LNK_ACTIVE ?
 				     SMC_LLC_LINK_ACTIVE :
@@ -210,12 +208,17 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 		pr_info_ratelimited("link group %u: dropped LLC type %#x%s from the peer\n",
 				    lgr->id, info.type,
 				    info.response ? " reply" : "");
-		goto drop;
+		return;
 	}
 	/* an ADD LINK's pairs for its flow; one without: none */
 	if (lgr->key.version == SMC_CLC_V2 && info.type == SMC_LLC_ADD_LINK) {
+		if (!smc_llc_v2_link_rx(lnk, msg, len, &pairs))
+			return;
 		smc_llc_v2_link_keep(lgr, pairs);
-		pairs = NULL;
+	}
+	if (info.type == SMC_LLC_REQ_ADD_LINK && !info.response) {
+		smc_llc_v2_link_req_add_link(lnk);	/* version 2 only */
+		return;
 	}
 	if (info.type == SMC_LLC_TEST_LINK) {
 		if (info.response)
@@ -229,9 +232,6 @@ void smc_llc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	if (!info.response)
 		smc_llc_enqueue(lnk, &info);
 	/* a reply nobody waits for (any more) is dropped */
-	return;
-drop:
-	kfree(pairs);
 }
 
 /*

@@ -14,7 +14,9 @@
  *   implements no optional type and the engine must discard it silently.
  *   An unknown type of class b'00' is malformed. Linux's REQ ADD LINK and
  *   its SMC-R v2 types (0x2X, variable length) are known but not
- *   supported: -EOPNOTSUPP, before any length check.
+ *   supported: -EOPNOTSUPP, before any length check. REQ ADD LINK exists
+ *   only in version 2 link groups: smc_llc_msg_parse_unwrapped() takes its
+ *   version 1 form (a GID count of at least 1 in byte 24).
  * - length: the buffer must hold 44 bytes and the length byte must be 44
  *   (bytes received beyond 44 are not part of the message and ignored).
  * - flags, byte 3: R in every type; otherwise only the bits the type
@@ -99,7 +101,22 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
 		.states = SMC_LLC_ST_ACTIVATING | SMC_LLC_ST_ACTIVE,
 		.flow = SMC_LLC_FLOW_DEL_LINK,
 	},
-	SMC_LLC_UNSUPPORTED(SMC_LLC_REQ_ADD_LINK, "REQ ADD LINK"),
+	{
+		/* Linux's, version 2 link groups only (0x25 there): a
+		 * client asks the server for a link; the server answers
+		 * with an ADD LINK flow or, when none comes of it, with the
+		 * reply, which smcr, a client that never asks, drops as
+		 * unsolicited. Its version 2 form lists the client's GIDs:
+		 * the count (at least 1) in byte 24 of the 44 bytes, the
+		 * GIDs from byte 28, 16 bytes each, the last within the
+		 * message (smc_llc_v2_unwrap()). Answered on receipt.
+		 */
+		.type = SMC_LLC_REQ_ADD_LINK, .name = "REQ ADD LINK",
+		.supported = true, .v2_only = true,
+		.req_from = SMC_LLC_ROLE_CLNT, .resp_from = SMC_LLC_ROLE_SERV,
+		.states = SMC_LLC_ST_ACTIVE,
+		.flow = SMC_LLC_FLOW_ADD_LINK,
+	},
 	{
 		.type = SMC_LLC_CONFIRM_RKEY, .name = "CONFIRM RKEY",
 		.supported = true,
@@ -149,6 +166,9 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
  * link group's llc_flow. A row exists for each flow smcr runs, with a
  * cell for each request: a cell left out is SMC_LLC_ACT_UNDEFINED, which
  * the lookup refuses and the KUnit suite finds (llc_collision_complete).
+ * RFC() marks a cell a statement of 3.5.5.3 names; the KUnit case
+ * llc_collision_table checks each against the RFC's text, quoted there,
+ * and llc_collision_own the OWN() cells against smcr's choices.
  * Every row answers TEST LINK at once (it is answered on receipt and
  * never looked up).
  *
@@ -446,22 +466,16 @@ static int smc_llc_parse_delete_rkey(const union smc_llc_msg *msg,
 	return 0;
 }
 
-/**
- * smc_llc_msg_parse() - validate and decode a received LLC message
- * @buf: the received bytes
- * @len: how many were received
- * @info: filled with the decoded message; zeroed first, so entries beyond
- *	a count are 0. On -EOPNOTSUPP only @info->type is set.
- *
- * Checks the common header (type, length, flags, byte 2), then the body
- * of the type; see the top of this file for the rules.
- *
- * Return: 0 on success; -EOPNOTSUPP for an optional type (discard it
- * silently) or a type smcr knows but does not implement (Linux's SMC-R v2
- * types); -EPROTO if the message is malformed.
- */
-int smc_llc_msg_parse(const void *buf, size_t len,
-		      struct smc_llc_msg_info *info)
+/* The GID count of a REQ ADD LINK: its GIDs come after the 44 bytes */
+static int smc_llc_parse_req_add_link(const void *buf)
+{
+	const struct smc_llc_v2_req_add_link *req = buf;
+
+	return req->gid_cnt ? 0 : -EPROTO;
+}
+
+static int smc_llc_parse_framed(const void *buf, size_t len,
+				struct smc_llc_msg_info *info, bool v2)
 {
 	const union smc_llc_msg *msg = buf;
 	const struct smc_llc_type_desc *desc;
@@ -479,7 +493,7 @@ int smc_llc_msg_parse(const void *buf, size_t len,
 	desc = smc_llc_msg_type_desc(type);
 	if (!desc)
 		return -EPROTO;
-	if (!desc->supported)
+	if (!desc->supported || (desc->v2_only && !v2))
 		return -EOPNOTSUPP;
 	if (len < SMC_LLC_MSG_LEN || msg->hdr.length != SMC_LLC_MSG_LEN)
 		return -EPROTO;
@@ -512,6 +526,8 @@ int smc_llc_msg_parse(const void *buf, size_t len,
 		return smc_llc_parse_confirm_rkey_cont(msg, info);
 	case SMC_LLC_DELETE_RKEY:
 		return smc_llc_parse_delete_rkey(msg, info);
+	case SMC_LLC_REQ_ADD_LINK:
+		return smc_llc_parse_req_add_link(buf);
 	case SMC_LLC_TEST_LINK:
 		memcpy(info->test_link.user_data, msg->test_link.user_data,
 		       SMC_LLC_TEST_DATA_LEN);
@@ -519,6 +535,43 @@ int smc_llc_msg_parse(const void *buf, size_t len,
 	default:
 		return -EPROTO;	/* a supported type without a parser */
 	}
+}
+
+/**
+ * smc_llc_msg_parse() - validate and decode a received LLC message
+ * @buf: the received bytes
+ * @len: how many were received
+ * @info: filled with the decoded message; zeroed first, so entries beyond
+ *	a count are 0. On -EOPNOTSUPP only @info->type is set.
+ *
+ * Checks the common header (type, length, flags, byte 2), then the body
+ * of the type; see the top of this file for the rules.
+ *
+ * Return: 0 on success; -EOPNOTSUPP for an optional type (discard it
+ * silently) or a type smcr knows but does not implement (Linux's SMC-R v2
+ * types, REQ ADD LINK); -EPROTO if the message is malformed.
+ */
+int smc_llc_msg_parse(const void *buf, size_t len,
+		      struct smc_llc_msg_info *info)
+{
+	return smc_llc_parse_framed(buf, len, info, false);
+}
+
+/**
+ * smc_llc_msg_parse_unwrapped() - smc_llc_msg_parse() for a version 2 message
+ * @buf: the version 1 form smc_llc_v2_unwrap() made of it
+ * @len: its length, SMC_LLC_MSG_LEN
+ * @info: as for smc_llc_msg_parse()
+ *
+ * The same rules, and the types of version 2 link groups only (the type
+ * table's v2_only: REQ ADD LINK) are taken too.
+ *
+ * Return: as smc_llc_msg_parse().
+ */
+int smc_llc_msg_parse_unwrapped(const void *buf, size_t len,
+				struct smc_llc_msg_info *info)
+{
+	return smc_llc_parse_framed(buf, len, info, true);
 }
 
 static void smc_llc_hdr_init(union smc_llc_msg *msg, u8 type, u8 flags,

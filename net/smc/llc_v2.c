@@ -12,8 +12,10 @@
  * link group carries RTokens in the ADD LINK itself.
  *
  * So a received message is unwrapped into its version 1 form and goes
- * through smc_llc_msg_parse() like any other, and a message to send is built
- * in version 1 and wrapped. What is lost on the way is what version 2
+ * through smc_llc_msg_parse_unwrapped() - smc_llc_msg_parse() and the type
+ * table, like any other - and a message to send is built in version 1 and
+ * wrapped (REQ ADD LINK, whose only version 1 form is the one unwrapped,
+ * is taken so and its reply built here). What is lost on the way is what version 2
  * does not carry: the ADD LINK reject reason (Linux writes the length over
  * it; a reject reads back as "no alternate path").
  *
@@ -35,7 +37,8 @@
  *   them, smc_llc_v2_add_link_ext_build() writes them.
  * - REQ ADD LINK, a client's "I have another GID": the server answers it
  *   with an ADD LINK flow or with a REQ ADD LINK reply; Linux's client
- *   starts nothing else until one of them came.
+ *   starts nothing else until one of them came. smc_llc_v2_unwrap() checks
+ *   that its GIDs are all there, the type table the rest.
  * - DELETE RKEY with more than 8 RKeys: not taken (Linux sends one RKey a
  *   message); its first 44 bytes do not parse.
  */
@@ -80,11 +83,13 @@ static bool smc_llc_v2_type(u8 type)
  * smc_llc_v2_unwrap() - the version 1 form of a version 2 LLC message
  * @buf: the received bytes
  * @len: how many were received
- * @out: the first 44 bytes with a version 1 header, for smc_llc_msg_parse()
+ * @out: the first 44 bytes with a version 1 header, for
+ *	smc_llc_msg_parse_unwrapped()
  *
  * Return: 0; -EOPNOTSUPP for a type to discard silently (an optional
- * type, REQ ADD LINK); -EPROTO for a message a version 2 link group must
- * not carry: shorter than 44 bytes, a version 1 type, an unknown type.
+ * type); -EPROTO for a message a version 2 link group must not carry:
+ * shorter than 44 bytes, a version 1 type, an unknown type, a REQ ADD
+ * LINK without the GIDs it counts (smc_llc_v2_req_add_link_check()).
  */
 int smc_llc_v2_unwrap(const void *buf, size_t len, u8 out[SMC_LLC_MSG_LEN])
 {
@@ -95,12 +100,17 @@ int smc_llc_v2_unwrap(const void *buf, size_t len, u8 out[SMC_LLC_MSG_LEN])
 
 	if (len < SMC_LLC_MSG_LEN)
 		return -EPROTO;
-	if (smc_llc_msg_type_optional(hdr->type) ||
-	    hdr->type == SMC_LLC_REQ_ADD_LINK_V2)
+	if (smc_llc_msg_type_optional(hdr->type))
 		return -EOPNOTSUPP;
 	type = hdr->type & ~SMC_LLC_TYPE_V2;
-	if (!(hdr->type & SMC_LLC_TYPE_V2) || !smc_llc_v2_type(type))
+	if (!(hdr->type & SMC_LLC_TYPE_V2))
 		return -EPROTO;
+	if (type == SMC_LLC_REQ_ADD_LINK) {
+		if (smc_llc_v2_req_add_link_check(buf, len))
+			return -EPROTO;
+	} else if (!smc_llc_v2_type(type)) {
+		return -EPROTO;
+	}
 	reject = type == SMC_LLC_ADD_LINK &&
 		 (hdr->flags & SMC_LLC_FLAG_RESP) &&
 		 (hdr->flags & SMC_LLC_FLAG_ADD_LINK_REJ);
@@ -196,20 +206,22 @@ int smc_llc_v2_add_link_ext_build(void *msg, bool direct,
 }
 
 /**
- * smc_llc_v2_req_add_link_check() - a REQ ADD LINK as a server may take it
- * @buf: the received message
+ * smc_llc_v2_req_add_link_check() - does a REQ ADD LINK hold its GIDs
+ * @buf: the received message, a version 2 REQ ADD LINK
  * @len: its length
  *
- * Return: 0 for a request that names at least one GID and carries them
- * all; -EPROTO otherwise (a reply, which a server never asks for, too).
+ * The length only: who may send it, in which link state, its flags and
+ * that it counts at least one GID are the type table's and
+ * smc_llc_msg_parse_unwrapped()'s.
+ *
+ * Return: 0 for a message of 44 to SMC_LLC_V2_MSG_MAX bytes that holds
+ * every GID its count announces; -EPROTO otherwise.
  */
 int smc_llc_v2_req_add_link_check(const void *buf, size_t len)
 {
 	const struct smc_llc_v2_req_add_link *req = buf;
 
 	if (len < SMC_LLC_MSG_LEN || len > SMC_LLC_V2_MSG_MAX ||
-	    req->hdr.type != SMC_LLC_REQ_ADD_LINK_V2 ||
-	    (req->hdr.flags & SMC_LLC_FLAG_RESP) || !req->gid_cnt ||
 	    len < struct_size(req, gids, req->gid_cnt))
 		return -EPROTO;
 	return 0;

@@ -14,9 +14,9 @@
  *   takes the pairs, RTR, RTS
  *   CONFIRM LINK, on the new link        ->   ...as in version 1
  *
- * The receive path takes the pairs out of the message (smc_llc_v2_link_rx()),
- * and keeps them for the flow once the message passed the checks of its
- * type (smc_llc_v2_link_keep()); the message itself goes on in its version 1
+ * Once the message passed the checks of its type, the receive path takes
+ * the pairs out of it (smc_llc_v2_link_rx()) and keeps them for the flow
+ * (smc_llc_v2_link_keep()); the message itself goes on in its version 1
  * form (44 bytes) to the waiting flow, which takes the pairs when it has
  * the message (smc_llc_v2_link_take_pairs()). One ADD LINK flow runs at a
  * time (3.5.5.3), so one set is kept; a newer ADD LINK replaces it, and
@@ -129,22 +129,25 @@ static bool smc_llc_v2_req_take(struct smc_link_group *lgr)
 	return req;
 }
 
-/*
- * A client's REQ ADD LINK, on an ACTIVE link of a link group whose first
- * contact is done: the ADD LINK flow, if one may come of it, answers it;
- * else the REQ ADD LINK reply.
+/**
+ * smc_llc_v2_link_req_add_link() - a client's REQ ADD LINK arrived
+ * @lnk: the link it came on
+ *
+ * smc_llc_rx() took it through the type table: a request of the client,
+ * on an ACTIVE link, its GIDs all there. On a link group whose first
+ * contact is done the ADD LINK flow, if one may come of it, answers it;
+ * else the REQ ADD LINK reply, at once: nothing is queued.
+ *
+ * Context: receive completion; does not sleep.
  */
-static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
-				       size_t len)
+void smc_llc_v2_link_req_add_link(struct smc_link *lnk)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	bool flow;
 
-	if (!lgr->server || READ_ONCE(lnk->state) != SMC_LNK_ACTIVE ||
-	    READ_ONCE(lgr->state) == SMC_LGR_ST_PENDING ||
-	    smc_llc_v2_req_add_link_check(msg, len)) {
-		pr_info_ratelimited("link group %u: dropped a REQ ADD LINK of %zu bytes\n",
-				    lgr->id, len);
+	if (READ_ONCE(lgr->state) == SMC_LGR_ST_PENDING) {
+		pr_info_ratelimited("link group %u: dropped a REQ ADD LINK before the first contact is done\n",
+				    lgr->id);
 		return;
 	}
 	flow = READ_ONCE(lgr->max_links) > 1 && smc_llc_add_link_due(lgr);
@@ -157,29 +160,22 @@ static void smc_llc_v2_rx_req_add_link(struct smc_link *lnk, const u8 *msg,
 }
 
 /**
- * smc_llc_v2_link_rx() - the long and the REQ ADD LINK messages of version 2
- * @lnk: the link a message of a version 2 link group came on
- * @msg: the message
+ * smc_llc_v2_link_rx() - the RKey pairs of a version 2 ADD LINK
+ * @lnk: the link it came on
+ * @msg: the message, whose first 44 bytes passed the checks of its type
+ *	(smc_llc_msg_parse_unwrapped(), smc_llc_msg_check_sender())
  * @len: its length
- * @pairs: set for an ADD LINK with RKey pairs (the caller keeps them with
- *	smc_llc_v2_link_keep() if the message passes the checks of its type,
- *	and frees them otherwise); else NULL
+ * @pairs: set to its RKey pairs for smc_llc_v2_link_keep(); NULL for an
+ *	ADD LINK of 44 bytes
  *
  * Context: receive completion; does not sleep.
- * Return: true if the first 44 bytes go on to smc_llc_v2_unwrap() and
- * smc_llc_msg_parse(); false if the message is done with.
+ * Return: false to drop the message (a malformed extension; no memory).
  */
 bool smc_llc_v2_link_rx(struct smc_link *lnk, const void *msg, size_t len,
 			struct smc_llc_v2_pairs **pairs)
 {
-	const struct smc_llc_hdr *hdr = msg;
-
 	*pairs = NULL;
-	if (hdr->type == SMC_LLC_REQ_ADD_LINK_V2) {
-		smc_llc_v2_rx_req_add_link(lnk, msg, len);
-		return false;
-	}
-	if (hdr->type == SMC_LLC_ADD_LINK_V2 && len > SMC_LLC_MSG_LEN)
+	if (len > SMC_LLC_MSG_LEN)
 		return smc_llc_v2_rx_add_link(lnk, msg, len, pairs);
 	return true;
 }

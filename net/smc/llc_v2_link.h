@@ -16,6 +16,7 @@ bool smc_llc_v2_link_rx(struct smc_link *lnk, const void *msg, size_t len,
 			struct smc_llc_v2_pairs **pairs);
 void smc_llc_v2_link_keep(struct smc_link_group *lgr,
 			  struct smc_llc_v2_pairs *p);
+void smc_llc_v2_link_req_add_link(struct smc_link *lnk);
 int smc_llc_v2_link_send_add_link(struct smc_link *ref, struct smc_link *lnk,
 				  const struct smc_llc_msg_info *info);
 int smc_llc_v2_link_take_pairs(struct smc_link *ref, struct smc_link *lnk,
