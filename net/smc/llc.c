@@ -320,10 +320,13 @@ static bool smc_llc_handle(struct smc_llc_qentry *qe)
 	spin_lock_bh(&lgr->lock);
 	col = smc_llc_msg_collision_lookup(lgr->llc_flow, ev);
 	/* every flow's row is complete (KUnit: llc_collision_complete) */
-	if (WARN_ON_ONCE(!col))
-		action = SMC_LLC_ACT_TERMINATE;
-	else
-		action = col->action;
+	if (WARN_ON_ONCE(!col)) {
+		spin_unlock_bh(&lgr->lock);
+		smc_lgr_terminate(lgr, false,
+				  "LLC collision table has no cell for a request");
+		return true;
+	}
+	action = col->action;
 	if (action == SMC_LLC_ACT_QUEUE) {
 		lgr->llc_held = true;
 		spin_lock(&lgr->llc_rx_lock);

@@ -248,6 +248,9 @@ smc_llc_collisions[][SMC_LLC_EV_CNT] = {
 	},
 };
 
+/* a row for every flow; llc_collision_complete checks every cell */
+static_assert(ARRAY_SIZE(smc_llc_collisions) == SMC_LLC_FLOW_CNT);
+
 #undef OWN
 #undef RFC
 
