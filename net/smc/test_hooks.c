@@ -84,7 +84,7 @@ SMC_TEST_UINT(llc_work_delay_ms, 2000,
 	      "the LLC work waits this long before each queued request of the peer, so that a flood meets the queue's bound, in ms");
 SMC_TEST_UINT(add_link_hold_ms, 5000,
 	      "the server's ADD LINK flow waits this long before its ADD LINK, so that the client's requests meet it, in ms");
-SMC_TEST_UINT(add_link_fail_ms, 10000,
+SMC_TEST_UINT(add_link_fail_ms, 30000,
 	      "a client's ADD LINK flow fails this long after its CONFIRM LINK reply went out, as if that send had failed, in ms (0: off)");
 SMC_TEST_UINT(cdc_rx_delay_ms, 2000,
 	      "hold every received CDC message this long between finding its connection and applying it, to widen races with the connection's end, in ms");

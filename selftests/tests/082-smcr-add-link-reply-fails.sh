@@ -8,7 +8,7 @@
 # makes the link group and b adds a second link. a, the client, makes the
 # new link ACTIVE before it replies to b's CONFIRM LINK on it (b may name
 # it in an Accept as soon as the reply is there); test_add_link_fail_ms
-# 8000 on a fails a's ADD LINK flow 8 s after that reply went out, as if
+# 20000 on a fails a's ADD LINK flow 20 s after that reply went out, as if
 # the send had failed. Meanwhile a's second connection comes: b puts it on
 # the new link (the least used), a finds it there. Asserts:
 #  - the second connection is on link 2 on a before the flow fails (else
@@ -30,7 +30,10 @@ st_no_lgrs 60 || st_fail "link groups of earlier tests did not end"
 st_param smcr_max_links_per_lgr 2 || exit 1
 st_param lgr_linger_ms 60000 || exit 1
 if [[ $SMCR_ROLE == a ]]; then
-	st_param test_add_link_fail_ms 8000 || exit 1
+	# 20 s: the second connection's handshake and the polls of `smcr -j
+	# link show | jq` (1-3 s each on a slow machine's debug kernel) must
+	# see it on link 2 before the flow fails; 8 s were too few there
+	st_param test_add_link_fail_ms 20000 || exit 1
 fi
 vm_sync "$ST_KEY-params" || exit 1
 

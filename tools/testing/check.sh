@@ -48,7 +48,8 @@ Usage: ${0##*/} [OPTIONS]
                       is stock 6.12 allowing smc.ko, for the INTREE tests
   --logdir DIR        logs (default build/check/<time>); one subdir per kernel
   --timeout SEC       guest command timeout for stock kernels (default 600)
-  --debug-timeout SEC guest command timeout for the debug kernel (default 2400)
+  --debug-timeout SEC guest command timeout for the debug kernel (default 3600,
+                      above its budget: the budget is the gate, this a hang guard)
   --selftests CMD     selftest driver run in the guests (default selftests/run;
                       must be visible in the guest: tree or host root, not /tmp)
   --kunit-ko PATH     KUnit module instead of build/mod-test/<debug kver>/smcr_kunit.ko
@@ -78,7 +79,7 @@ for kv in ${SMCR_CHECK_BUDGETS:-}; do
 done
 logdir=''
 timeout=600
-debug_timeout=2400
+debug_timeout=3600
 selftests=selftests/run
 kunit_ko=''
 ctest=1
