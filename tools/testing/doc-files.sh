@@ -8,12 +8,11 @@ set -euo pipefail
 tree=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 doc=$tree/Documentation/architecture.rst
 
-# the rows of the first table after the "Files" heading: ``name``  text
-listed=$(awk '
-	/^Files$/ { files = 1; next }
-	files && /^=+  =+$/ { borders++; if (borders == 2) exit; next }
-	files && borders == 1 && match($0, /^``[^`]+``/) { print substr($0, 3, RLENGTH - 4) }
-' "$doc" | sort)
+# shellcheck source=tools/testing/doc-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/doc-lib.sh"
+
+# the rows of the table after the "Files" heading: ``name``  text
+listed=$(doc_table "$doc" Files | sed -nE 's/^``([^`]+)``.*/\1/p' | sort)
 present=$(cd "$tree/net/smc" && ls -- *.c *.h | sort)
 
 missing=$(comm -13 <(echo "$listed") <(echo "$present"))

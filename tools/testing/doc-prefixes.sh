@@ -17,16 +17,13 @@ tree=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 doc=$tree/Documentation/architecture.rst
 src=$tree/net/smc
 
-# the rows of the first table after the "Function prefixes" heading:
+# shellcheck source=tools/testing/doc-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/doc-lib.sh"
+
+# the rows of the table after the "Function prefixes" heading:
 # ``prefix``  ``file``
-rows=$(awk '
-	/^Function prefixes$/ { on = 1; next }
-	on && /^=+  =+$/ { borders++; if (borders == 2) exit; next }
-	on && borders == 1 && match($0, /^``[^`]+`` +``[^`]+``/) {
-		split(substr($0, 1, RLENGTH), f, /`+ *`*/)
-		print f[2], f[3]
-	}
-' "$doc")
+rows=$(doc_table "$doc" "Function prefixes" |
+	sed -nE 's/^``([^`]+)`` +``([^`]+)``.*/\1 \2/p')
 [[ -n $rows ]] || { echo "doc-prefixes: no Function prefixes table in $doc"; exit 1; }
 
 # name file, for each non-static function definition

@@ -27,6 +27,8 @@ smcr_h=$tree/uapi/linux/smcr.h
 reasons_h=$tree/uapi/linux/smcr_reasons.h
 tunables_c=$tree/net/smc/tunables.c
 nfail=0
+# shellcheck source=tools/testing/doc-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/doc-lib.sh"
 
 fail()
 {
@@ -34,43 +36,10 @@ fail()
 	nfail=$((nfail + 1))
 }
 
-# table HEADING: the rows of the first table after the heading HEADING,
-# one line each, continuation lines joined: ``first``  second  ...
+# table HEADING: the rows of the first table after HEADING (doc-lib.sh)
 table()
 {
-	awk -v want="$1" '
-		{ line[NR] = $0 }
-		function heading(i) {
-			return line[i] != "" && line[i + 1] ~ /^[-=~^]+$/ &&
-			       length(line[i + 1]) == length(line[i])
-		}
-		function border(i) { return line[i] ~ /^=+( +=+)+$/ }
-		END {
-			for (i = 1; i < NR; i++)
-				if (line[i] == want && heading(i))
-					break
-			for (i += 2; i <= NR && !border(i); i++)
-				if (heading(i))
-					exit
-			row = ""
-			for (i++; i <= NR; i++) {
-				if (border(i)) {
-					if (i == NR || line[i + 1] == "")
-						break
-				} else if (line[i] ~ /^``/) {
-					if (row != "")
-						print row
-					row = line[i]
-				} else if (row != "") {
-					t = line[i]
-					sub(/^ +/, "", t)
-					row = row " " t
-				}
-			}
-			if (row != "")
-				print row
-		}
-	' "$doc"
+	doc_table "$doc" "$1"
 }
 
 # first WORD: the first column of rows, without its ``
