@@ -212,6 +212,103 @@ static void cursor_exhaustive_add(struct kunit *test)
 	ct_end(&ctx);
 }
 
+/* sub by 0 .. 2 * capacity + 1 from every position: the inverse of add */
+static void ct_sub_ring(struct ct_ctx *ctx, const struct smc_ring *r)
+{
+	u32 cap = smc_ring_capacity(r);
+	u64 m = ct_modulus(r);
+	u32 pa, n;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ct_base_wraps); i++) {
+		for (pa = 0; pa < cap; pa++) {
+			u64 abs_a = (u64)ct_base_wraps[i] * cap + pa;
+			struct smc_cursor a = ct_cursor(r, abs_a);
+
+			for (n = 0; n <= 2 * cap + 1; n++) {
+				struct smc_cursor want, got;
+
+				want = ct_cursor(r, (abs_a + m - n) % m);
+				got = smc_curs_sub(r, a, n);
+				ct_check(ctx, r, "sub.wrap", a, want, got.wrap,
+					 want.wrap);
+				ct_check(ctx, r, "sub.count", a, want,
+					 got.count, want.count);
+				got = smc_curs_sub(r, smc_curs_add(r, a, n), n);
+				ct_check(ctx, r, "sub.inverse", a, got,
+					 smc_curs_equal(got, a), 1);
+			}
+		}
+	}
+}
+
+static void cursor_exhaustive_sub(struct kunit *test)
+{
+	struct ct_ctx ctx;
+
+	ct_begin(&ctx, test);
+	ct_for_rings(&ctx, ct_sub_ring);
+	ct_end(&ctx);
+}
+
+/*
+ * replay_from: for a producer cursor at every position near a base wrap
+ * (the wrap number rolls over at 0xffff), every acked cursor from two
+ * rings behind to one byte past it and every peer consumer cursor from
+ * one ring behind to one byte past it, against the model: the later of
+ * the two where both are consistent, else as documented.
+ */
+static void ct_replay_ring(struct ct_ctx *ctx, const struct smc_ring *r)
+{
+	u32 cap = smc_ring_capacity(r);
+	u64 m = ct_modulus(r);
+	u32 pp, ba, bc;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ct_base_wraps); i++) {
+		for (pp = 0; pp < cap; pp += 3) {
+			u64 abs_p = (u64)ct_base_wraps[i] * cap + pp + m;
+			struct smc_cursor prod = ct_cursor(r, abs_p % m);
+
+			/* back distances; cap * 2 + 1 stands for "one past" */
+			for (ba = 0; ba <= 2 * cap + 1; ba++) {
+				u64 abs_a = ba == 2 * cap + 1 ? abs_p + 1 :
+					    abs_p - ba;
+				struct smc_cursor acked = ct_cursor(r, abs_a % m);
+
+				for (bc = 0; bc <= cap + 1; bc++) {
+					u64 abs_c = bc == cap + 1 ? abs_p + 1 :
+						    abs_p - bc;
+					struct smc_cursor cons, got, want;
+
+					cons = ct_cursor(r, abs_c % m);
+					if (bc == cap + 1)
+						want = prod;
+					else if (ba == 2 * cap + 1 ||
+						 abs_a < abs_c)
+						want = cons;
+					else
+						want = acked;
+					got = smc_curs_replay_from(r, acked,
+								   cons, prod);
+					ct_check(ctx, r, "replay_from", acked,
+						 cons, smc_curs_equal(got, want),
+						 1);
+				}
+			}
+		}
+	}
+}
+
+static void cursor_replay_from(struct kunit *test)
+{
+	struct ct_ctx ctx;
+
+	ct_begin(&ctx, test);
+	ct_for_rings(&ctx, ct_replay_ring);
+	ct_end(&ctx);
+}
+
 /*
  * split: every position, every length 0 .. capacity + 1. The ranges must
  * be the bytes of the stream from the position on, in order: the first at
@@ -459,6 +556,8 @@ static void cursor_boundaries(struct kunit *test)
 static struct kunit_case smcr_cursor_cases[] = {
 	KUNIT_CASE_SLOW(cursor_exhaustive_pairs),
 	KUNIT_CASE(cursor_exhaustive_add),
+	KUNIT_CASE(cursor_exhaustive_sub),
+	KUNIT_CASE(cursor_replay_from),
 	KUNIT_CASE(cursor_exhaustive_split),
 	KUNIT_CASE(cursor_exhaustive_valid),
 	KUNIT_CASE(cursor_cons_update_exhaustive),

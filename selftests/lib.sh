@@ -569,24 +569,8 @@ st_await_two_links() {
 # connection's link group lingered out (10 s) before the N came, and they
 # made a new one (the next test's st_no_lgrs ends it).
 st_two_links() {
-	local n=$1 b=$2 p=$ST_PORT rc=0 got type d1 d2 counts c1 c2 cpid
-	if [[ ${ST_IMPL:-smcr} == smcr ]]; then	# (interop: Linux's linger is 10 min)
-		st_param lgr_linger_ms 60000 || return 1
-	fi
-	case $SMCR_ROLE in
-	b) st_serve_bg s0 server --family smc --port "$p" --conns 1 --bytes "$b" \
-		--expect-mode smcr --timeout 60s || return 1
-	   st_wait_all || rc=1 ;;
-	a) st_await s0 || return 1
-	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$p" --conns 1 \
-		--bytes "$b" --expect-mode smcr --timeout 30s || rc=1 ;;
-	esac
-	got=$(st_await_two_links 30) || { echo "$got"; return 1; }
-	echo "link group: $got"
-	read -r type d1 d2 <<<"$got"
-	[[ $type == SYM && $d1 != "$d2" ]] || { echo "expected type SYM on two devices"; rc=1; }
-	"$SMCR_TOOLS/bin/smcr" link show
-	vm_sync "$ST_KEY-two" || return 1
+	local n=$1 b=$2 p=$ST_PORT rc=0 counts c1 c2 cpid
+	st_two_links_up "$b" || return 1
 
 	# each side samples its per-link counts while they are all open
 	case $SMCR_ROLE in
@@ -609,6 +593,31 @@ st_two_links() {
 	b) st_wait_all || rc=1 ;;
 	a) wait "$cpid" || rc=1 ;;
 	esac
+	return $rc
+}
+
+# st_two_links_up BYTES: st_two_links' first part, the link group of two
+# links: a's first connection to b (port $ST_PORT, BYTES) makes it, and
+# within 30 s it is SYM with two ACTIVE links on two RoCE devices.
+st_two_links_up() {
+	local b=$1 p=$ST_PORT rc=0 got type d1 d2
+	if [[ ${ST_IMPL:-smcr} == smcr ]]; then	# (interop: Linux's linger is 10 min)
+		st_param lgr_linger_ms 60000 || return 1
+	fi
+	case $SMCR_ROLE in
+	b) st_serve_bg s0 server --family smc --port "$p" --conns 1 --bytes "$b" \
+		--expect-mode smcr --timeout 60s || return 1
+	   st_wait_all || rc=1 ;;
+	a) st_await s0 || return 1
+	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$p" --conns 1 \
+		--bytes "$b" --expect-mode smcr --timeout 30s || rc=1 ;;
+	esac
+	got=$(st_await_two_links 30) || { echo "$got"; return 1; }
+	echo "link group: $got"
+	read -r type d1 d2 <<<"$got"
+	[[ $type == SYM && $d1 != "$d2" ]] || { echo "expected type SYM on two devices"; rc=1; }
+	"$SMCR_TOOLS/bin/smcr" link show
+	vm_sync "$ST_KEY-two" || return 1
 	return $rc
 }
 

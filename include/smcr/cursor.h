@@ -68,6 +68,8 @@ bool smc_curs_valid(const struct smc_ring *r, struct smc_cursor c);
 bool smc_curs_equal(struct smc_cursor a, struct smc_cursor b);
 struct smc_cursor smc_curs_add(const struct smc_ring *r, struct smc_cursor c,
 			       u32 n);
+struct smc_cursor smc_curs_sub(const struct smc_ring *r, struct smc_cursor c,
+			       u32 n);
 int smc_curs_diff(const struct smc_ring *r, struct smc_cursor from,
 		  struct smc_cursor to);
 int smc_curs_cmp(const struct smc_ring *r, struct smc_cursor a,
@@ -82,5 +84,9 @@ bool smc_curs_cons_update_needed(const struct smc_ring *r,
 				 struct smc_cursor prod,
 				 struct smc_cursor cons_sent,
 				 struct smc_cursor cons_now);
+struct smc_cursor smc_curs_replay_from(const struct smc_ring *r,
+				       struct smc_cursor acked,
+				       struct smc_cursor peer_cons,
+				       struct smc_cursor prod);
 
 #endif /* _SMCR_CURSOR_H */

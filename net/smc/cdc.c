@@ -65,12 +65,19 @@
  */
 int smc_cdc_send(struct smc_sock *smc, u8 conn_flags)
 {
+	struct smc_conn *conn = &smc->conn;
 	void *buf;
 	int rc;
 
 	rc = smc_cdc_get_buf(smc, &buf);
-	if (rc)
+	if (rc) {
+		/* the link is down: the failover's CDC message says it */
+		spin_lock_bh(&conn->lock);
+		conn->sent_flags |= conn_flags;
+		conn->tx_owed = true;
+		spin_unlock_bh(&conn->lock);
 		return rc;
+	}
 	return smc_cdc_send_buf(smc, buf, conn_flags);
 }
 
@@ -121,18 +128,16 @@ void smc_cdc_put_buf(struct smc_sock *smc, void *buf)
 	spin_unlock_bh(&conn->lock);
 }
 
-/**
- * smc_cdc_send_buf() - send a CDC message with the current cursors
- * @smc: an SMC-R socket, socket lock held
- * @buf: from smc_cdc_get_buf(); consumed
- * @conn_flags: SMC_CDC_CONN_* to add to what was sent before
- *
- * Return: 0 or a negative errno (the link is then down).
+/*
+ * Fill @buf with our cursors and flags plus @conn_flags and post it.
+ * @again: a failover's resend (smc_cdc_send_again()).
  */
-int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
+static int smc_cdc_post(struct smc_sock *smc, void *buf, u8 conn_flags,
+			bool again)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct smc_cdc_info info = {};
+	struct smc_cdc_sent sent;
 	unsigned int hold;
 	int rc;
 
@@ -142,9 +147,11 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	spin_lock_bh(&conn->lock);
 	/*
 	 * A.4: nothing after our C or A (callers check; this is the last
-	 * word). The close state machine never sends both.
+	 * word), but the failover's resend of the message that carried it.
+	 * The close state machine never sends both.
 	 */
-	if (conn->sent_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) {
+	if (!again &&
+	    (conn->sent_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT))) {
 		spin_unlock_bh(&conn->lock);
 		smc_cdc_put_buf(smc, buf);
 		return -ECONNRESET;
@@ -169,30 +176,110 @@ int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
 	conn->rx_upd_req = false;
 	conn->cdc_pend++;	/* takes over from @tx_hold */
 	conn->tx_hold--;
+	conn->tx_owed = false;	/* this one says it all */
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_msg_build(buf, &info);
-	smc_wr_tx_set_cdc(conn->lnk, buf, conn->token);
+	sent.token = conn->token;
+	sent.seqno = info.seqno;
+	sent.prod = info.prod;
+	smc_wr_tx_set_cdc(conn->lnk, buf, &sent);
 	rc = smc_wr_tx_send(conn->lnk, buf);
 	if (rc) {
 		spin_lock_bh(&conn->lock);
 		conn->cdc_pend--;
-		conn->tx_lost = true;	/* after writes that went, maybe */
+		conn->tx_owed = true;	/* after writes that went, maybe */
 		spin_unlock_bh(&conn->lock);
 	}
 	return rc;
 }
 
 /**
+ * smc_cdc_send_buf() - send a CDC message with the current cursors
+ * @smc: an SMC-R socket, socket lock held
+ * @buf: from smc_cdc_get_buf(); consumed
+ * @conn_flags: SMC_CDC_CONN_* to add to what was sent before
+ *
+ * Return: 0 or a negative errno (the link is then down).
+ */
+int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags)
+{
+	return smc_cdc_post(smc, buf, conn_flags, false);
+}
+
+/**
+ * smc_cdc_send_again() - the CDC message of a failover (RFC 7609 4.6.2)
+ * @smc: an SMC-R socket, socket lock held
+ * @buf: from smc_cdc_get_buf(), on the new link; consumed
+ *
+ * Our current cursors and every sticky flag, with a new sequence number,
+ * also after our C or A: the message that carried them may be lost.
+ *
+ * Return: 0 or a negative errno (the new link is then down).
+ */
+int smc_cdc_send_again(struct smc_sock *smc, void *buf)
+{
+	return smc_cdc_post(smc, buf, 0, true);
+}
+
+/**
+ * smc_cdc_send_failover() - the failover validation message (RFC 7609
+ *	4.6.1, A.4's F flag)
+ * @smc: an SMC-R socket that just moved to another link, socket lock held
+ *
+ * Its sequence number is SS, the one of our last CDC message that
+ * completed successfully; it consumes none, and carries no cursor. Its
+ * completion is not reported: it says nothing the peer could lack.
+ *
+ * Return: 0 or a negative errno (the new link is then down).
+ */
+int smc_cdc_send_failover(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_cdc_info info = {
+		.prod_flags = SMC_CDC_PROD_FAILOVER,
+	};
+	void *buf;
+	int rc;
+
+	rc = smc_cdc_get_buf(smc, &buf);
+	if (rc)
+		return rc;
+	spin_lock_bh(&conn->lock);
+	info.seqno = conn->tx_acked_seq;
+	info.token = conn->peer_token;
+	conn->tx_hold--;
+	spin_unlock_bh(&conn->lock);
+	smc_cdc_msg_build(buf, &info);
+	return smc_wr_tx_send(conn->lnk, buf);
+}
+
+/**
+ * smc_cdc_tx_settled() - every CDC message of ours reached the peer
+ * @conn: an SMC-R connection, conn->lock held
+ *
+ * None is in flight, none failed or is owed: nothing is left for a
+ * failover to resend (close.c ends the connection only then).
+ *
+ * Return: true if settled.
+ */
+bool smc_cdc_tx_settled(const struct smc_conn *conn)
+{
+	return !conn->cdc_pend && !conn->tx_owed &&
+	       conn->tx_acked_seq == conn->tx_seq;
+}
+
+/**
  * smc_cdc_tx_done() - a CDC message we sent completed (completion context)
  * @lnk: the link it went over
- * @token: alert token of its connection
- * @ok: it reached the peer (else it was flushed or failed: it and the
- *	writes before it may be lost, and the connection cannot move to
- *	another link)
+ * @sent: what it said
+ * @ok: it reached the peer: SS moves to it (RFC 7609 4.6.1). Else it was
+ *	flushed or failed: it and the writes before it may be lost, and the
+ *	connection's failover resends them (failover.c)
  *
  * Bytes autocorking held back while the message was in flight go now.
  */
-void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok)
+void smc_cdc_tx_done(struct smc_link *lnk, const struct smc_cdc_sent *sent,
+		     bool ok)
 {
 	struct smc_link_group *lgr = lnk->lgr;
 	struct smc_conn *conn;
@@ -200,7 +287,7 @@ void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok)
 	bool push, end;
 
 	xa_lock_bh(&lgr->conns_xa);
-	smc = xa_load(&lgr->conns_xa, token);
+	smc = xa_load(&lgr->conns_xa, sent->token);
 	if (smc)
 		sock_hold(&smc->sk);
 	xa_unlock_bh(&lgr->conns_xa);
@@ -210,12 +297,15 @@ void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok)
 	spin_lock_bh(&conn->lock);
 	if (conn->cdc_pend)
 		conn->cdc_pend--;
-	if (!ok)
-		conn->tx_lost = true;
+	/* completions of one link come in order; a later link's are later */
+	if (ok && smc_cdc_seq_after(sent->seqno, conn->tx_acked_seq)) {
+		conn->tx_acked_seq = sent->seqno;
+		conn->tx_acked_prod = sent->prod;
+	}
 	push = !conn->cdc_pend &&
 	       smc_curs_cmp(&conn->tx_ring, conn->tx_staged, conn->tx_prod);
 	/* the connection's end waited for its last send (close.c) */
-	end = !conn->cdc_pend && conn->end_pending;
+	end = conn->end_pending && smc_cdc_tx_settled(conn);
 	spin_unlock_bh(&conn->lock);
 	if (end)
 		smc_cdc_upd_queue(smc);

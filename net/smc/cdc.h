@@ -7,6 +7,8 @@
 
 #include <linux/types.h>
 
+struct smc_cdc_sent;
+struct smc_conn;
 struct smc_link;
 struct smc_sock;
 struct sock;
@@ -16,7 +18,11 @@ int smc_cdc_send(struct smc_sock *smc, u8 conn_flags);
 int smc_cdc_get_buf(struct smc_sock *smc, void **buf);
 void smc_cdc_put_buf(struct smc_sock *smc, void *buf);
 int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags);
-void smc_cdc_tx_done(struct smc_link *lnk, u32 token, bool ok);
+int smc_cdc_send_again(struct smc_sock *smc, void *buf);
+int smc_cdc_send_failover(struct smc_sock *smc);
+bool smc_cdc_tx_settled(const struct smc_conn *conn);
+void smc_cdc_tx_done(struct smc_link *lnk, const struct smc_cdc_sent *sent,
+		     bool ok);
 void smc_cdc_upd_work(struct work_struct *work);
 void smc_cdc_upd_queue(struct smc_sock *smc);
 void smc_cdc_wake(struct sock *sk);

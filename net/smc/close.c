@@ -157,10 +157,11 @@ static void smc_close_purge(struct smc_conn *conn)
 }
 
 /*
- * FREE_RMBE, once the application closed too: the connection ends when no
- * CDC message of ours is in flight (smc_cdc_tx_done() queues upd_work
- * for the last), or at once when the link group is gone (no queue left
- * to read our buffers). Socket lock held.
+ * FREE_RMBE, once the application closed too: the connection ends when
+ * every CDC message of ours reached the peer (smc_cdc_tx_settled(); the
+ * completion of the last queues upd_work, and one that failed waits for
+ * the failover's resend), or at once when the link group is gone (no
+ * queue left to read our buffers). Socket lock held.
  */
 static void smc_close_end(struct smc_sock *smc)
 {
@@ -168,7 +169,7 @@ static void smc_close_end(struct smc_sock *smc)
 	bool now;
 
 	spin_lock_bh(&conn->lock);
-	now = conn->lgr && (!conn->cdc_pend || conn->lgr_gone);
+	now = conn->lgr && (smc_cdc_tx_settled(conn) || conn->lgr_gone);
 	conn->end_pending = conn->lgr && !now;
 	spin_unlock_bh(&conn->lock);
 	if (now)

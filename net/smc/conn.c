@@ -89,6 +89,7 @@ static void smc_conn_tx_format(struct smc_conn *conn, u32 size)
 	conn->tx_prod = smc_curs_first(&conn->tx_ring);
 	conn->tx_staged = conn->tx_prod;
 	conn->tx_peer_cons = conn->tx_prod;
+	conn->tx_acked_prod = conn->tx_prod;
 	conn->sb_prod = smc_curs_first(&conn->sb_ring);
 }
 

@@ -66,15 +66,29 @@ struct smc_llc_v2_pairs;
 struct smc_link;
 
 /**
+ * struct smc_cdc_sent - what a posted CDC message said, for its completion
+ * @token: alert token of its connection
+ * @seqno: its sequence number
+ * @prod: the producer cursor it announced: once it completed successfully
+ *	the peer has every byte before it (RC: the RDMA writes before the
+ *	message completed first), RFC 7609 4.6.1's SS
+ */
+struct smc_cdc_sent {
+	u32			token;
+	u16			seqno;
+	struct smc_cursor	prod;
+};
+
+/**
  * struct smc_wr_tx_slot - one send buffer of a link
  * @cqe: completion entry; its done callback frees the slot
  * @lnk: the link
  * @idx: index in the link's pools
- * @cdc: the buffer holds a CDC message of the connection with alert
- *	token @token, whose completion smc_cdc_tx_done() reports
- * @token: see @cdc
+ * @cdc: the buffer holds a CDC message, described by @sent, whose
+ *	completion smc_cdc_tx_done() reports
+ * @sent: see @cdc
  *
- * @cdc and @token are set between smc_wr_tx_get() and the post, by the
+ * @cdc and @sent are set between smc_wr_tx_get() and the post, by the
  * buffer's owner, and read by the completion before it frees the slot.
  */
 struct smc_wr_tx_slot {
@@ -82,7 +96,7 @@ struct smc_wr_tx_slot {
 	struct smc_link		*lnk;
 	u32			idx;
 	bool			cdc;
-	u32			token;
+	struct smc_cdc_sent	sent;
 };
 
 /**
@@ -596,7 +610,8 @@ struct smc_link_group {
  *	and once the connection ended. Set and cleared under @lock;
  *	smc_conn_end() clears it before it gives @rmbe and @sndbuf back, so
  *	code that holds @lock and sees it set may touch the elements
- * @lnk: the link its RDMA writes and CDC messages use
+ * @lnk: the link its RDMA writes and CDC messages use; changed (failover.c)
+ *	under the socket lock and @lock, so either keeps it
  * @token: our alert token, key of the connection in lgr->conns_xa
  * @peer_token: the peer's alert token
  * @rmbe: our RMB element, written by the peer
@@ -629,11 +644,14 @@ struct smc_link_group {
  *	@tx_staged is as many bytes further); changed with @tx_prod
  * @cdc_pend: our CDC messages posted and not yet completed
  * @tx_hold: send buffers taken for CDC messages not posted yet
- *	(smc_cdc_get_buf() to smc_cdc_send_buf() or smc_cdc_put_buf()):
- *	while any is, the connection stays on @lnk
- * @tx_lost: a CDC message of ours failed or was flushed: it, and the
- *	writes before it, may not have reached the peer, so the connection
- *	cannot move to another link (llc_del_link.c)
+ *	(smc_cdc_get_buf() to smc_cdc_send_buf() or smc_cdc_put_buf())
+ * @tx_acked_seq: sequence number of our last CDC message that completed
+ *	successfully (RFC 7609 4.6.1's SS), @tx_seq's start before any
+ * @tx_acked_prod: the producer cursor that message announced: the peer
+ *	has every byte before it
+ * @tx_owed: a CDC message of ours could not be sent or was not posted
+ *	(its link went down): the next one, on the link the connection
+ *	fails over to (failover.c), carries its flags and cursors
  * @active: the handshake ended in SMC-R (smc_conn_activate())
  * @tx_peer_cons: the peer's consumer cursor in its RMBE (from its CDC)
  * @tx_seq: sequence number of our last CDC message
@@ -704,7 +722,9 @@ struct smc_conn {
 	u16			rx_seq;
 	u32			cdc_pend;
 	u16			tx_hold;
-	bool			tx_lost;
+	u16			tx_acked_seq;
+	struct smc_cursor	tx_acked_prod;
+	bool			tx_owed;
 	bool			active;
 	bool			rx_seq_valid;
 	u8			peer_flags;

@@ -106,6 +106,38 @@ struct smc_cursor smc_curs_add(const struct smc_ring *r, struct smc_cursor c,
 }
 
 /**
+ * smc_curs_sub() - move a cursor back
+ * @r: the ring
+ * @c: a valid cursor
+ * @n: bytes to go back; any value works
+ *
+ * The inverse of smc_curs_add(): smc_curs_sub(r, smc_curs_add(r, c, n), n)
+ * is @c. Used to rewind our producer cursor after a failover (tx.c).
+ *
+ * Return: @c moved @n bytes back, the wrap number decremented once per
+ * wrap (modulo 2^16).
+ */
+struct smc_cursor smc_curs_sub(const struct smc_ring *r, struct smc_cursor c,
+			       u32 n)
+{
+	u32 cap = smc_ring_capacity(r), pos = smc_curs_pos(r, c), rem;
+	struct smc_cursor res;
+	u32 q;
+
+	q = n / cap;
+	rem = n % cap;
+	if (rem > pos) {
+		pos += cap - rem;
+		q++;
+	} else {
+		pos -= rem;
+	}
+	res.wrap = (u16)(c.wrap - (u16)q);
+	res.count = r->start + pos;
+	return res;
+}
+
+/**
  * smc_curs_diff() - bytes from one cursor to a later one
  * @r: the ring
  * @from: a valid cursor, e.g. the consumer cursor
@@ -251,4 +283,41 @@ bool smc_curs_cons_update_needed(const struct smc_ring *r,
 	if (window < 0 || gain < 0)
 		return false;
 	return (u64)window * 2 < cap && (u64)gain * 10 >= cap;
+}
+
+/**
+ * smc_curs_replay_from() - where the replay of a failover starts (RFC 7609
+ *	4.6.2)
+ * @r: the peer's RMBE
+ * @acked: the producer cursor of our last CDC message that completed
+ *	successfully: the peer has every byte before it
+ * @peer_cons: the peer's consumer cursor, as its last CDC message told
+ *	it: the peer has consumed every byte before it, so it had them
+ * @prod: our producer cursor, at or after both
+ *
+ * The peer may lack any byte from the later of @acked and @peer_cons on
+ * (its consumer cursor can be ahead of our last completion when the
+ * completion of a delivered message was lost with the link). Bytes before
+ * that must not be written again: the peer may have given their place
+ * in its RMBE to new bytes of ours already.
+ *
+ * @acked can be more than a ring behind @prod: the peer consumed bytes
+ * whose completions were still outstanding, and we wrote more.
+ *
+ * Return: the later of @acked and @peer_cons; @peer_cons if @acked is
+ * after @prod; @prod if @peer_cons is after @prod or more than a ring
+ * behind it (cursors the receive path never accepts: replay nothing
+ * rather than something wrong).
+ */
+struct smc_cursor smc_curs_replay_from(const struct smc_ring *r,
+				       struct smc_cursor acked,
+				       struct smc_cursor peer_cons,
+				       struct smc_cursor prod)
+{
+	if (smc_curs_diff(r, peer_cons, prod) < 0)
+		return prod;
+	if (smc_curs_diff(r, acked, prod) < 0 ||
+	    smc_curs_cmp(r, acked, peer_cons) < 0)
+		return peer_cons;
+	return acked;
 }

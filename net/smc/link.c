@@ -359,6 +359,42 @@ void smc_link_down(struct smc_link *lnk)
 }
 
 /**
+ * smc_link_quiesce() - make sure nothing of a link completes any more
+ * @lnk: a link that is down (or going)
+ *
+ * The link turns INACTIVE under its post lock (no post is in progress
+ * after that, and none starts), its QP goes to the error state and every
+ * posted WR completes, flushed, and has been handled: the CDC messages
+ * that completed successfully before have been counted
+ * (smc_cdc_tx_done()), the ones received were delivered, and nothing of
+ * the link moves a cursor afterwards. A failover starts from there
+ * (failover.c). The QP stays, in the error state, until the teardown.
+ *
+ * Context: process; sleeps up to SMC_WR_DRAIN_MS (wr.c).
+ * Return: 0, or -ETIMEDOUT if the device did not flush the WRs in time.
+ */
+int smc_link_quiesce(struct smc_link *lnk)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int old, rc = 0;
+
+	write_lock_bh(&lnk->post_lock);
+	old = READ_ONCE(lnk->state);
+	WRITE_ONCE(lnk->state, SMC_LNK_INACTIVE);
+	write_unlock_bh(&lnk->post_lock);
+	if (old != SMC_LNK_INACTIVE)
+		smc_link_trace_state(lnk, SMC_LNK_INACTIVE);
+	wake_up(&lnk->wr.tx_wait);
+	mutex_lock(&lnk->qp_mutex);
+	if (lnk->qp) {
+		ib_modify_qp(lnk->qp, &attr, IB_QP_STATE);
+		rc = smc_wr_drain(lnk);
+	}
+	mutex_unlock(&lnk->qp_mutex);
+	return rc;
+}
+
+/**
  * smc_link_teardown() - release everything a link holds
  * @lnk: link slot; UNUSED slots are left alone
  *
@@ -377,25 +413,15 @@ void smc_link_down(struct smc_link *lnk)
  */
 int smc_link_teardown(struct smc_link *lnk)
 {
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	struct smc_ib_device *sdev;
-	int old, rc = 0;
+	int rc;
 
 	if (!lnk->sdev)
 		return 0;
-	/* no post is in progress after this, and none starts */
-	write_lock_bh(&lnk->post_lock);
-	old = READ_ONCE(lnk->state);
-	WRITE_ONCE(lnk->state, SMC_LNK_INACTIVE);
-	write_unlock_bh(&lnk->post_lock);
-	if (old != SMC_LNK_INACTIVE)
-		smc_link_trace_state(lnk, SMC_LNK_INACTIVE);
-	wake_up(&lnk->wr.tx_wait);
+	rc = smc_link_quiesce(lnk);
 	cancel_delayed_work_sync(&lnk->keepalive);
 	mutex_lock(&lnk->qp_mutex);
 	if (lnk->qp) {
-		ib_modify_qp(lnk->qp, &attr, IB_QP_STATE);
-		rc = smc_wr_drain(lnk);
 		if (rc)
 			pr_warn("link %u/%u: QP %u did not flush its WRs; leaking its buffers\n",
 				lnk->lgr->id, lnk->link_id, lnk->qp->qp_num);

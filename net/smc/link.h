@@ -18,6 +18,7 @@ void smc_link_set_peer(struct smc_link *lnk,
 		       const struct smc_clc_accept_info *info);
 void smc_link_down(struct smc_link *lnk);
 void smc_link_trace_state(const struct smc_link *lnk, int state);
+int smc_link_quiesce(struct smc_link *lnk);
 int smc_link_teardown(struct smc_link *lnk);
 
 #endif /* _SMCR_LINK_H */

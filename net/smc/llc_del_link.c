@@ -7,15 +7,13 @@
  * LINK: smc_link_down()) or its device goes (smc_lgr_event_dev_removed()).
  * If the link group has another active link, the link alone goes:
  *
- *   - its connections move to the other link (smc_llc_move_conns()): a
+ *   - the link is quiesced (smc_link_quiesce(): nothing of it completes
+ *     afterwards), and its connections fail over to the other link
+ *     (failover.c: each resends what the peer may lack, 4.6). A
  *     connection then writes with the peer's RToken of its RMB on that
- *     link (from CONFIRM RKEY or ADD LINK CONTINUATION). Only established
- *     connections with nothing outstanding move: every CDC message and
- *     RDMA write of theirs completed successfully on the lost link and
- *     none is being prepared, so nothing of theirs can have been lost
- *     with it. Resending what a lost link may have dropped is failover,
- *     which smcr does not do yet: a link group with a connection that
- *     cannot move ends, as it always did;
+ *     link (from CONFIRM RKEY or ADD LINK CONTINUATION). A link group
+ *     with a connection that cannot move (in its handshake, or without
+ *     that RToken) ends;
  *   - the server tells the client with DELETE LINK (the link's number,
  *     orderly when its device was removed, else "lost path") and waits for
  *     the reply; a client tells the server with a DELETE LINK request of
@@ -30,76 +28,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "core.h"
+#include "failover.h"
 #include "lgr.h"
 #include "link.h"
 #include "llc_del_link.h"
 #include "llc_engine.h"
 #include "llc_link.h"
 #include "smcr.h"
-
-/* Why a connection of @from cannot move to @to, or NULL; conn->lock held */
-static const char *smc_llc_move_blocker(struct smc_link_group *lgr,
-					const struct smc_conn *conn, u8 slot)
-{
-	if (!conn->active)
-		return "in its handshake";	/* CLC named the old link */
-	if (conn->tx_hold || conn->cdc_pend)
-		return "sending";
-	if (conn->tx_lost)	/* and maybe the writes before it */
-		return "a CDC message of it was lost";
-	if (conn->peer_rtok < 0 ||
-	    !(lgr->rtok->tok[conn->peer_rtok].valid & BIT(slot)))
-		return "no RToken of the peer's RMB there";
-	return NULL;
-}
-
-/*
- * Move the connections of @from to @to. A connection moves only with
- * nothing outstanding: every write and CDC message of it completed
- * successfully, i.e. reached the peer, and no send of it is under way
- * (its sender took no buffer: from then until the post it stays on its
- * link). One that cannot move fails the whole deletion: the caller ends
- * the link group, which aborts them all, moved or not.
- *
- * Return: the number moved, or -EBUSY. rtok_lock held.
- */
-static int smc_llc_move_conns(struct smc_link_group *lgr,
-			      struct smc_link *from, struct smc_link *to)
-{
-	u8 slot = smc_link_slot(to);
-	struct smc_sock *smc;
-	unsigned long token;
-	const char *why;
-	int n = 0, busy = 0;
-
-	xa_lock_bh(&lgr->conns_xa);
-	xa_for_each(&lgr->conns_xa, token, smc) {
-		struct smc_conn *conn = &smc->conn;
-		const struct smc_rtoken *rt;
-
-		spin_lock(&conn->lock);
-		why = conn->lnk == from ?
-		      smc_llc_move_blocker(lgr, conn, slot) : NULL;
-		if (why && !busy++)
-			pr_info_ratelimited("link group %u: connection %u cannot move to link %u: %s\n",
-					    lgr->id, conn->token, to->link_id,
-					    why);
-		if (conn->lnk == from && !why) {
-			rt = &lgr->rtok->tok[conn->peer_rtok];
-			conn->lnk = to;
-			conn->peer_rkey = rt->rkey[slot];
-			conn->peer_addr = rt->vaddr[slot] + conn->peer_off;
-			n++;
-		}
-		spin_unlock(&conn->lock);
-	}
-	xa_unlock_bh(&lgr->conns_xa);
-	spin_lock_bh(&lgr->lock);
-	from->conns -= n;
-	to->conns += n;
-	spin_unlock_bh(&lgr->lock);
-	return busy ? -EBUSY : n;
-}
 
 /* Tear a deleted link down; the link group goes on */
 static void smc_llc_link_remove(struct smc_link *lnk)
@@ -128,17 +63,18 @@ static bool smc_llc_del_link_prepare(struct smc_link *lnk,
 				     struct smc_link **to)
 {
 	struct smc_link_group *lgr = lnk->lgr;
-	int rtok_n;
 
 	*to = smc_llc_link_ref(lgr);
 	if (!*to) {
 		smc_lgr_terminate(lgr, true, "last link down");
 		return false;
 	}
-	spin_lock_bh(&lgr->rtok_lock);
-	rtok_n = smc_llc_move_conns(lgr, lnk, *to);
-	spin_unlock_bh(&lgr->rtok_lock);
-	if (rtok_n < 0) {
+	/* nothing of it completes afterwards: what the peer has is known */
+	if (smc_link_quiesce(lnk)) {
+		smc_lgr_terminate(lgr, true, "lost link did not flush");
+		return false;
+	}
+	if (smc_failover_conns(lgr, lnk, *to) < 0) {
 		smc_lgr_terminate(lgr, true,
 				  "link down with a connection that cannot move");
 		return false;

@@ -142,8 +142,10 @@ static int smc_tx_error(struct smc_sock *smc)
 		return sock_error(sk) ?: -ECONNRESET;
 	if (sk->sk_shutdown & SEND_SHUTDOWN)
 		return -EPIPE;
-	if (READ_ONCE(conn->lgr_gone) ||
-	    READ_ONCE(conn->lnk->state) != SMC_LNK_ACTIVE)
+	/* not a link that is down: the connection fails over (failover.c)
+	 * or its link group ends, and lgr_gone says so
+	 */
+	if (READ_ONCE(conn->lgr_gone))
 		return -ECONNRESET;
 	/* the peer's A sets sk_err just after its flag; ours sets none */
 	if (smc_conn_aborted(conn))
@@ -160,12 +162,12 @@ static bool smc_tx_can_go(struct smc_sock *smc)
 	return smc_tx_error(smc) || smc_tx_room(&smc->conn, &prod) > 0;
 }
 
-/* The urgent byte is the last one written: mark it; conn->lock held */
-static void smc_tx_urg_mark(struct smc_conn *conn)
+/* The urgent byte is the one before @end: mark it; conn->lock held */
+static void smc_tx_urg_mark(struct smc_conn *conn, struct smc_cursor end)
 {
 	conn->tx_urg |= SMC_CDC_PROD_URG_PRESENT;
 	conn->tx_urg_hold = true;
-	conn->tx_urg_mark = conn->tx_prod;
+	conn->tx_urg_mark = end;
 }
 
 /* End of a send(MSG_OOB) that did not write its last byte */
@@ -174,8 +176,8 @@ static void smc_tx_urg_end(struct smc_sock *smc, size_t sent, bool told)
 	struct smc_conn *conn = &smc->conn;
 
 	spin_lock_bh(&conn->lock);
-	if (sent)
-		smc_tx_urg_mark(conn);	/* TCP: after the last byte sent */
+	if (sent)	/* TCP: after the last byte sent */
+		smc_tx_urg_mark(conn, conn->tx_prod);
 	else
 		conn->tx_urg = 0;	/* withdraws an announcement */
 	spin_unlock_bh(&conn->lock);
@@ -205,6 +207,42 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
 	return 0;
 }
 
+/*
+ * RDMA-write the @n bytes from tx_prod on (in the peer's RMBE) and move
+ * tx_prod past them; @cdc: the held buffer of the CDC message that will
+ * announce them. Socket lock held. Return: 0 or -ENOLINK (@cdc is then
+ * given back).
+ */
+static int smc_tx_write(struct smc_sock *smc, void *cdc, int n, bool urg_last)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_cursor src = conn->sb_prod;
+	struct smc_span span, from;
+	int i, rc;
+
+	rc = smc_curs_split(&conn->tx_ring, conn->tx_prod, n, &span);
+	for (i = 0; rc >= 0 && i < 2 && span.len[i]; i++) {
+		rc = smc_curs_split(&conn->sb_ring, src, span.len[i], &from);
+		if (rc >= 0)
+			rc = smc_wr_rdma_write(conn->lnk, &conn->sndbuf, &from,
+					       conn->peer_addr + span.off[i],
+					       conn->peer_rkey);
+		src = smc_curs_add(&conn->sb_ring, src, span.len[i]);
+	}
+	if (rc < 0) {	/* the link is down (the splits cannot fail) */
+		smc_cdc_put_buf(smc, cdc);
+		return -ENOLINK;
+	}
+	spin_lock_bh(&conn->lock);
+	conn->tx_prod = smc_curs_add(&conn->tx_ring, conn->tx_prod, n);
+	conn->sb_prod = src;
+	conn->tx_blocked = false;
+	if (urg_last)
+		smc_tx_urg_mark(conn, conn->tx_prod);
+	spin_unlock_bh(&conn->lock);
+	return 0;
+}
+
 /**
  * smc_tx_push() - write the staged bytes to the peer and announce them
  * @smc: an SMC-R socket, socket lock held
@@ -215,27 +253,26 @@ static int smc_tx_copy(struct smc_conn *conn, struct msghdr *msg,
  * written that could not be announced. Once written, the bytes count as
  * sent: the next CDC message announces them in any case.
  *
- * Return: 0 (also with nothing staged), or a negative errno: with bytes
- * staged, -ECONNRESET after the peer's A, -EPIPE after its C or our D, C
- * or A (they are not written); or -ENOLINK: the link is down (also when
- * no send buffer became free, see smc_wr_tx_get()).
+ * A link that is down is no error: the bytes stay staged (and written
+ * ones are written again) until the connection has failed over to
+ * another link, or its link group ends (failover.c).
+ *
+ * Return: 0 (also with nothing staged, and while the link is down), or a
+ * negative errno: with bytes staged, -ECONNRESET after the peer's A,
+ * -EPIPE after its C or our D, C or A (they are not written).
  */
 int smc_tx_push(struct smc_sock *smc, bool urg_last)
 {
 	struct smc_conn *conn = &smc->conn;
-	struct smc_cursor prod, staged, src;
-	struct smc_span span, from;
 	u8 sent, peer;
 	void *cdc;
-	int i, n, rc;
+	int n;
 
 	spin_lock_bh(&conn->lock);
-	prod = conn->tx_prod;
-	staged = conn->tx_staged;
+	n = smc_curs_diff(&conn->tx_ring, conn->tx_prod, conn->tx_staged);
 	sent = conn->sent_flags;
 	peer = conn->peer_flags;
 	spin_unlock_bh(&conn->lock);
-	n = smc_curs_diff(&conn->tx_ring, prod, staged);
 	if (n <= 0)
 		return n;
 	if (peer & SMC_CDC_CONN_ABORT)
@@ -244,34 +281,75 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
 	    (sent & (SMC_CDC_CONN_DONE_WRITING | SMC_CDC_CONN_CLOSED |
 		     SMC_CDC_CONN_ABORT)))
 		return -EPIPE;
-	rc = smc_curs_split(&conn->tx_ring, prod, n, &span);
-	if (rc < 0)
+	if (smc_cdc_get_buf(smc, &cdc) ||
+	    smc_tx_write(smc, cdc, n, urg_last)) {
+		/* the link is down (see above): the mark waits with them */
+		if (urg_last) {
+			spin_lock_bh(&conn->lock);
+			smc_tx_urg_mark(conn, conn->tx_staged);
+			spin_unlock_bh(&conn->lock);
+		}
+		return 0;
+	}
+	smc_cdc_send_buf(smc, cdc, 0);	/* fails only with the link */
+	return 0;
+}
+
+/**
+ * smc_tx_failover() - resend on the connection's new link what the peer
+ *	may lack (RFC 7609 4.6.1, 4.6.2)
+ * @smc: an SMC-R socket, socket lock held, that failover.c just moved to
+ *	another link after its old one was quiesced
+ *
+ * First the failover validation message. Then the bytes from the replay
+ * point (smc_curs_replay_from(): the later of what our last completed CDC
+ * message announced and what the peer consumed) up to what is staged, and
+ * one CDC message with a new sequence number that announces them and
+ * re-asserts every sticky flag: D, C or A, writer-blocked (with R, so the
+ * peer answers), urgent data pending and present. It goes even with no
+ * byte to resend: a lost window update or close flag lives only in it
+ * (4.6.2's second option, combining the failed messages into one). No
+ * byte is written once the peer closed or aborted, or after our A.
+ *
+ * Return: 0 or a negative errno (the new link went down too).
+ */
+int smc_tx_failover(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_cursor from;
+	bool write;
+	void *cdc;
+	int n, rc;
+
+	rc = smc_cdc_send_failover(smc);
+	if (rc)
 		return rc;
+	spin_lock_bh(&conn->lock);
+	from = smc_curs_replay_from(&conn->tx_ring, conn->tx_acked_prod,
+				    conn->tx_peer_cons, conn->tx_prod);
+	/* rewind: the send buffer keeps every byte not consumed */
+	n = smc_curs_diff(&conn->tx_ring, from, conn->tx_prod);
+	conn->sb_prod = smc_curs_sub(&conn->sb_ring, conn->sb_prod, n);
+	conn->tx_prod = from;
+	if (conn->tx_urg_hold &&
+	    smc_curs_cmp(&conn->tx_ring, from, conn->tx_urg_mark) < 0)
+		conn->tx_urg |= SMC_CDC_PROD_URG_PENDING |
+				SMC_CDC_PROD_URG_PRESENT;
+	conn->tx_upd_req = conn->tx_blocked;
+	n = smc_curs_diff(&conn->tx_ring, from, conn->tx_staged);
+	write = n > 0 && !(conn->sent_flags & SMC_CDC_CONN_ABORT) &&
+		!(conn->peer_flags & (SMC_CDC_CONN_CLOSED |
+				      SMC_CDC_CONN_ABORT));
+	spin_unlock_bh(&conn->lock);
 	rc = smc_cdc_get_buf(smc, &cdc);
 	if (rc)
 		return rc;
-	src = conn->sb_prod;
-	for (i = 0; i < 2 && span.len[i]; i++) {
-		rc = smc_curs_split(&conn->sb_ring, src, span.len[i], &from);
-		if (rc >= 0)
-			rc = smc_wr_rdma_write(conn->lnk, &conn->sndbuf, &from,
-					       conn->peer_addr + span.off[i],
-					       conn->peer_rkey);
-		if (rc) {	/* the link is down (the split cannot fail) */
-			smc_cdc_put_buf(smc, cdc);
+	if (write) {
+		rc = smc_tx_write(smc, cdc, n, false);
+		if (rc)
 			return rc;
-		}
-		src = smc_curs_add(&conn->sb_ring, src, span.len[i]);
 	}
-	spin_lock_bh(&conn->lock);
-	conn->tx_prod = staged;
-	conn->sb_prod = src;
-	conn->tx_blocked = false;
-	if (urg_last)
-		smc_tx_urg_mark(conn);
-	spin_unlock_bh(&conn->lock);
-	smc_cdc_send_buf(smc, cdc, 0);	/* fails only with the link */
-	return 0;
+	return smc_cdc_send_again(smc, cdc);
 }
 
 /* Hold the staged bytes back for now (autocorking)? */

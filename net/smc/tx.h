@@ -14,6 +14,7 @@ struct work_struct;
 
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
 int smc_tx_push(struct smc_sock *smc, bool urg_last);
+int smc_tx_failover(struct smc_sock *smc);
 void smc_tx_discard(struct smc_conn *conn);
 int smc_tx_outq(struct smc_sock *smc);
 int smc_tx_unsent(struct smc_conn *conn);

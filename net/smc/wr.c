@@ -125,16 +125,16 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smc_wr_tx_slot *slot = container_of(wc->wr_cqe,
 						   struct smc_wr_tx_slot, cqe);
 	struct smc_link *lnk = slot->lnk;
+	struct smc_cdc_sent sent = slot->sent;
 	bool cdc = slot->cdc;
-	u32 token = slot->token;
 
-	/* release: @cdc and @token are read before the slot can be reused */
+	/* release: @cdc and @sent are read before the slot can be reused */
 	clear_bit_unlock(slot->idx, &lnk->wr.tx_busy);
 	wake_up(&lnk->wr.tx_wait);
 	if (wc->status != IB_WC_SUCCESS)
 		smc_wr_failed(lnk, wc);
 	if (cdc)
-		smc_cdc_tx_done(lnk, token, wc->status == IB_WC_SUCCESS);
+		smc_cdc_tx_done(lnk, &sent, wc->status == IB_WC_SUCCESS);
 	smc_wr_unpost(lnk, &lnk->wr.tx_posted);
 }
 
@@ -619,14 +619,15 @@ static u32 smc_wr_tx_idx(struct smc_link *lnk, void *buf)
  * smc_wr_tx_set_cdc() - report the completion of this buffer's send
  * @lnk: the link
  * @buf: from smc_wr_tx_get(), not yet posted
- * @token: alert token of the connection the CDC message is for
+ * @sent: what the CDC message in it says, passed to smc_cdc_tx_done()
  */
-void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token)
+void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf,
+		       const struct smc_cdc_sent *sent)
 {
 	struct smc_wr_tx_slot *slot = &lnk->wr.tx_slots[smc_wr_tx_idx(lnk, buf)];
 
 	slot->cdc = true;
-	slot->token = token;
+	slot->sent = *sent;
 }
 
 /**

@@ -26,6 +26,7 @@ int smc_wr_rdma_write(struct smc_link *lnk, const struct smc_buf_elem *elem,
 int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 		bool active_only, u64 buf, u64 buf_len);
 void smc_wr_tx_put(struct smc_link *lnk, void *buf);
-void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf, u32 token);
+void smc_wr_tx_set_cdc(struct smc_link *lnk, void *buf,
+		       const struct smc_cdc_sent *sent);
 
 #endif /* _SMCR_WR_H */
