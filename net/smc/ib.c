@@ -6,6 +6,23 @@
  * they come and go (rdma link add/del, driver load/unload). Port state
  * follows the devices' IB events.
  *
+ * A port that goes down (IB_EVENT_PORT_ERR; IB_EVENT_DEVICE_FATAL for
+ * every port) takes its links down at once: the event handler queues the
+ * device's port work, which takes every ACTIVATING or ACTIVE link on the
+ * port down as a lost path (smc_lgr_event_port_err(), RFC 7609 2.3 and
+ * 4.8.3). A port that comes up (IB_EVENT_PORT_ACTIVE) lets the link
+ * groups add a link again, as a device that comes does. Soft-RoCE raises
+ * both with its net device: PORT_ERR on NETDEV_DOWN (`ip link set down`),
+ * PORT_ACTIVE on NETDEV_UP, and either on a carrier change. So a link
+ * whose own port goes down is noticed within the event's scheduling
+ * latency (milliseconds), busy or idle. A path lost elsewhere - the
+ * peer's port, a switch, a cable, which the port does not see - is still
+ * noticed only by a work request error (a busy link: the QP's retries
+ * run out) or by an unanswered TEST LINK (an idle link: keepalive_ms of
+ * silence plus llc_timeout_ms, about 35 s by default). A link set up
+ * with a port picked just before the port went down is not in the walk
+ * yet; those same two catch it.
+ *
  * Choosing a port for a connection: the port must carry the interface the
  * TCP connection leaves through, with a GID for the connection's local IP
  * address on that interface. A RoCE v1 GID is preferred where the device
@@ -32,7 +49,14 @@
  * on a first contact), which only per-namespace device quotas would hide.
  *
  * Locking: smc_ib_lock (a mutex) protects smc_ib_devices, each device's
- * list membership, users and links; port state bits are atomic.
+ * list membership, users and links; port state bits are atomic, and so
+ * are the port work's pending bits (set by the event handler, taken with
+ * xchg() by the work). The port work runs on system_unbound_wq, not
+ * smcr_lgr (the module's exit destroys that before the devices go), and
+ * holds no lock of its own: it walks the link groups under smc_lgr_mutex
+ * (lgr_event.c). The work lives in the device entry: it is queued only
+ * while the event handler is registered, and the removal unregisters the
+ * handler, then cancels the work, before it frees the entry.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -69,6 +93,49 @@ static void smc_ib_port_update(struct smc_ib_device *sdev, u32 port)
 		clear_bit(port - 1, &sdev->ports_active);
 }
 
+/*
+ * Process context, queued by smc_ib_event(): a port that went down takes
+ * its links down, a port that came up may give the link groups a link
+ * again. Errors first: after a quick down and up, the links of the old
+ * port state go and then the link groups may add one on the new.
+ */
+static void smc_ib_port_work(struct work_struct *work)
+{
+	struct smc_ib_device *sdev = container_of(work, struct smc_ib_device,
+						  port_work);
+	unsigned long err = xchg(&sdev->ports_err, 0);
+	bool up = xchg(&sdev->ports_up, 0);
+	unsigned int bit;
+
+	for_each_set_bit(bit, &err, SMC_IB_MAX_PORTS) {
+		pr_info("RoCE device %s port %u down: its links go down\n",
+			dev_name(&sdev->ibdev->dev), bit + 1);
+		smc_lgr_event_port_err(sdev, bit + 1);
+	}
+	if (up)
+		smc_lgr_event_dev_added();
+}
+
+/* A port event for @port (1-based), valid or not; atomic context */
+static void smc_ib_port_event(struct smc_ib_device *sdev, u32 port, bool up)
+{
+	if (!port || port > SMC_IB_MAX_PORTS)
+		return;
+	if (up) {
+		set_bit(port - 1, &sdev->ports_active);
+		set_bit(port - 1, &sdev->ports_up);
+	} else {
+		clear_bit(port - 1, &sdev->ports_active);
+		set_bit(port - 1, &sdev->ports_err);
+	}
+	queue_work(system_unbound_wq, &sdev->port_work);
+}
+
+/*
+ * The device's IB events (ib_core may call this in atomic context): the
+ * port state bits change at once, so no new link picks a port that went
+ * down; the links are acted on in smc_ib_port_work().
+ */
 static void smc_ib_event(struct ib_event_handler *handler,
 			 struct ib_event *event)
 {
@@ -79,15 +146,14 @@ static void smc_ib_event(struct ib_event_handler *handler,
 
 	switch (event->event) {
 	case IB_EVENT_PORT_ACTIVE:
-		if (port && port <= SMC_IB_MAX_PORTS)
-			set_bit(port - 1, &sdev->ports_active);
+		smc_ib_port_event(sdev, port, true);
 		break;
 	case IB_EVENT_PORT_ERR:
-		if (port && port <= SMC_IB_MAX_PORTS)
-			clear_bit(port - 1, &sdev->ports_active);
+		smc_ib_port_event(sdev, port, false);
 		break;
 	case IB_EVENT_DEVICE_FATAL:
-		sdev->ports_active = 0;
+		rdma_for_each_port(sdev->ibdev, port)
+			smc_ib_port_event(sdev, port, false);
 		break;
 	default:
 		break;
@@ -131,6 +197,7 @@ static int smc_ib_add(struct ib_device *ibdev)
 	sdev->ibdev = ibdev;
 	INIT_LIST_HEAD(&sdev->links);
 	init_waitqueue_head(&sdev->users_gone);
+	INIT_WORK(&sdev->port_work, smc_ib_port_work);
 	rc = smc_ib_max_links(sdev);
 	if (rc) {
 		pr_warn("RoCE device %s: too few QPs, CQs or CQEs, not used\n",
@@ -164,6 +231,8 @@ static void smc_ib_remove(struct ib_device *ibdev, void *client_data)
 	smc_lgr_event_dev_removed(sdev);
 	wait_event(sdev->users_gone, !READ_ONCE(sdev->users));
 	ib_unregister_event_handler(&sdev->event_handler);
+	/* no event queues it any more; it reads sdev and its ibdev */
+	cancel_work_sync(&sdev->port_work);
 	pr_info("RoCE device %s removed\n", dev_name(&ibdev->dev));
 	kfree(sdev);
 }

@@ -8,6 +8,7 @@
 #include <linux/if_ether.h>
 #include <linux/list.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 
@@ -20,6 +21,15 @@
  * @ibdev: the device
  * @event_handler: receives the device's port events
  * @ports_active: bit (port - 1) set while the port is ACTIVE (atomic)
+ * @ports_err: bit (port - 1) set by a port error (or a fatal device
+ *	error, every port) until @port_work took that port's links down
+ *	(atomic)
+ * @ports_up: bit (port - 1) set when the port became ACTIVE, until
+ *	@port_work offered the link groups a link again (atomic)
+ * @port_work: acts on @ports_err and @ports_up in process context: the
+ *	IB event handler may run in atomic context. Queued only while the
+ *	event handler is registered, cancelled by the device's removal
+ *	before @ibdev and the entry go (ib.c)
  * @max_links: links the device has room for (each a QP, two CQs and a
  *	PD, struct smc_link)
  * @users: links (and their setup) using the device; under smc_ib_lock
@@ -40,6 +50,9 @@ struct smc_ib_device {
 	struct ib_device	*ibdev;
 	struct ib_event_handler	event_handler;
 	unsigned long		ports_active;
+	unsigned long		ports_err;
+	unsigned long		ports_up;
+	struct work_struct	port_work;
 	u32			max_links;
 	u32			users;
 	struct list_head	links;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smcr: what ends a link group from outside its connections - a link that
- * failed, a RoCE device that goes, a namespace's exit, the module's
- * unload - and a device that comes (RFC 7609 2.3, 4.8.3).
+ * failed, a RoCE port or device that goes, a namespace's exit, the
+ * module's unload - and a port or device that comes (RFC 7609 2.3,
+ * 4.8.3).
  *
  * A link that fails (smc_link_down(): a fatal QP event or work request
  * error, an unanswered TEST LINK) queues its down work, which decides: a
@@ -11,6 +12,15 @@
  * which deletes it if the link group can go on over the other one (2.3);
  * otherwise the link group ends, without DELETE LINK: no link is left to
  * send it over (4.8.3, loss of RoCE connectivity).
+ *
+ * A port that goes down (ib.c: IB_EVENT_PORT_ERR, or every port on
+ * IB_EVENT_DEVICE_FATAL) takes its usable links down as lost paths
+ * (smc_lgr_event_port_err()), through the same down work: the link group
+ * goes on over a link on another port, else it ends. That is within
+ * milliseconds of the device's event; a path lost where the port does
+ * not see it waits for a work request error or an unanswered TEST LINK
+ * (keepalive_ms + llc_timeout_ms, 35 s by default). A port that comes up
+ * again is treated as a device that comes.
  *
  * A RoCE device that is removed takes its links with it: a link group
  * with an active link on another device loses only its links on this one
@@ -156,6 +166,60 @@ void smc_lgr_event_dev_removed(struct smc_ib_device *sdev)
 				   "RoCE device removed");
 }
 
+/* smc_lgr_event_port_err()'s walk: a device's port */
+struct smc_lgr_event_port {
+	const struct smc_ib_device	*sdev;
+	u32				port;
+};
+
+/*
+ * Under smc_lgr_mutex: @lgr's links on the port @arg go down. The slot's
+ * device and port are set before it is ACTIVATING and cleared only after
+ * it is INACTIVE (link.c), and smc_link_down() does nothing to a link in
+ * any other state: one that failed or was deleted meanwhile is left
+ * alone. del_orderly stays false: the path is lost, its DELETE LINK says
+ * so (only a device removal, under this same mutex, sets it).
+ */
+static int smc_lgr_event_port_down(struct smc_link_group *lgr, void *arg)
+{
+	const struct smc_lgr_event_port *p = arg;
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++) {
+		struct smc_link *lnk = &lgr->lnk[i];
+		int state = READ_ONCE(lnk->state);
+
+		if (state != SMC_LNK_ACTIVATING && state != SMC_LNK_ACTIVE)
+			continue;
+		if (lnk->sdev != p->sdev || lnk->port != p->port)
+			continue;
+		lnk->del_orderly = false;
+		smc_link_down(lnk);
+	}
+	return 0;
+}
+
+/**
+ * smc_lgr_event_port_err() - a device's port went down: its links too
+ * @sdev: the device (the caller's: its port work, which the device's
+ *	removal cancels before the entry goes)
+ * @port: the port number (1-based)
+ *
+ * Every ACTIVATING or ACTIVE link on the port goes down (smc_link_down()):
+ * a link group with another active link deletes just that one
+ * (llc_del_link.c, DELETE LINK with "lost path", RFC 7609 3.5.5.1.3-4),
+ * any other ends without DELETE LINK (4.8.3: no link is left to send it
+ * over); a link being added is removed by its own flow.
+ *
+ * Context: process; takes smc_lgr_mutex.
+ */
+void smc_lgr_event_port_err(struct smc_ib_device *sdev, u32 port)
+{
+	struct smc_lgr_event_port p = { .sdev = sdev, .port = port };
+
+	smc_lgr_walk(smc_lgr_event_port_down, &p, NULL);
+}
+
 /* Under smc_lgr_mutex */
 static int smc_lgr_event_want_links(struct smc_link_group *lgr, void *arg)
 {
@@ -165,8 +229,10 @@ static int smc_lgr_event_want_links(struct smc_link_group *lgr, void *arg)
 }
 
 /**
- * smc_lgr_event_dev_added() - a RoCE device came: link groups may get a
- *	link on it
+ * smc_lgr_event_dev_added() - a RoCE device or port came: link groups may
+ *	get a link on it
+ *
+ * Context: process; takes smc_lgr_mutex (and, on a client, smc_ib_lock).
  */
 void smc_lgr_event_dev_added(void)
 {
