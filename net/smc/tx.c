@@ -309,7 +309,9 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
  * peer answers), urgent data pending and present. It goes even with no
  * byte to resend: a lost window update or close flag lives only in it
  * (4.6.2's second option, combining the failed messages into one). No
- * byte is written once the peer closed or aborted, or after our A.
+ * byte is written once the peer closed or aborted, or after our A; and a
+ * connection whose C is in flight after bytes the peer may lack is
+ * aborted instead (see below).
  *
  * Return: 0 or a negative errno (the new link went down too).
  */
@@ -337,6 +339,14 @@ int smc_tx_failover(struct smc_sock *smc)
 				SMC_CDC_PROD_URG_PRESENT;
 	conn->tx_upd_req = conn->tx_blocked;
 	n = smc_curs_diff(&conn->tx_ring, from, conn->tx_staged);
+	/*
+	 * Our C in flight after bytes the peer may lack: if it had them,
+	 * and our C, it may have closed too and given its RMBE to another
+	 * connection - no byte may be written there any more. Not knowing
+	 * which, abort (4.6.1: the connection cannot resume intact).
+	 */
+	if (n > 0 && (conn->sent_flags & SMC_CDC_CONN_CLOSED))
+		conn->sent_flags |= SMC_CDC_CONN_ABORT;
 	write = n > 0 && !(conn->sent_flags & SMC_CDC_CONN_ABORT) &&
 		!(conn->peer_flags & (SMC_CDC_CONN_CLOSED |
 				      SMC_CDC_CONN_ABORT));
