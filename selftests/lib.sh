@@ -644,3 +644,65 @@ st_await_lgr_count() {
 	echo "link groups: ${n:-?}, expected $1"
 	return 1
 }
+
+# st_failover_busy WHO N BYTES [any]: failover under busy connections
+# (RFC 7609 4.6). st_two_links_up makes a link group of two links (port
+# $ST_PORT), then N concurrent duplex connections of BYTES each way (port
+# $ST_PORT + 1), SMC-R and FNV-checked by smctest, spread over both links.
+# Once WHO (a or b) has sent about a third of its bytes, WHO takes eth1
+# down: link 2 is lost under its busy connections, which move to link 1.
+# Every connection must complete byte-exact on both sides; then, within
+# 30 s (60 s on the debug kernel: DELETE LINK and the teardown may end
+# after the data), this VM lists the same link group alone, of type SINGLE
+# with link 1 its only ACTIVE link - or, with "any", still the same link
+# group with at least one ACTIVE link (Linux may add a link on the one
+# port left). Restores eth1 at exit.
+st_failover_busy() {
+	local who=$1 n=$2 b=$3 loose=${4:-} p=$ST_PORT s=$SMCR_TOOLS/bin/smcr
+	local lgr want cpid end got links
+	st_cleanup 'ip link set eth1 up'
+	st_two_links_up 64K || return 1
+	lgr=$("$s" -j lgr show | jq -r '.[0].id')
+	case $SMCR_ROLE in
+	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
+		--bytes "$b" --mode duplex --expect-mode smcr --timeout 360s || return 1 ;;
+	a) st_await s1 || return 1
+	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
+		--bytes "$b" --mode duplex --expect-mode smcr --timeout 360s &
+	   cpid=$! ;;
+	esac
+	st_await_lgr_conns "$n" 60 || return 1
+	"$s" link show
+	if [[ $SMCR_ROLE == "$who" ]]; then
+		want=$(( $("$s" -j stats | jq '.smcr.tx.bytes') + $(numfmt --from=iec "$b") * n / 3 ))
+		while (( $("$s" -j stats | jq '.smcr.tx.bytes') < want )); do
+			[[ -n $(jobs -r) ]] || { echo "the connections ended before a third of the data"; return 1; }
+			vm_nap 0.1
+		done
+		echo "eth1 down at $(date +%s.%N)"
+		ip link set eth1 down || { echo "ip link set eth1 down failed"; return 1; }
+	fi
+	case $SMCR_ROLE in
+	b) st_wait_all || { echo "a connection failed (server side)"; return 1; } ;;
+	a) wait "$cpid" || { echo "a connection failed (client side)"; return 1; } ;;
+	esac
+	end=$((SECONDS + $(st_size 30 60)))
+	while :; do
+		got=$("$s" -j lgr show | jq -r '"\(length) \(.[0].id) \(.[0].type)"')
+		links=$("$s" -j link show | jq -r '[.[] | select(.state == "ACTIVE") | .link_id] | join(",")')
+		if [[ $loose == any ]]; then
+			[[ $got == "1 $lgr "* && -n $links ]] && break
+		else
+			[[ $got == "1 $lgr SINGLE" && $links == 1 ]] && break
+		fi
+		if ((SECONDS >= end)); then
+			"$s" lgr show
+			"$s" link show
+			echo "expected link group $lgr alone, SINGLE, link 1 ACTIVE alone: $got, links $links"
+			return 1
+		fi
+		vm_nap 0.5
+	done
+	echo "after: link group $got, ACTIVE links $links"
+	vm_sync "$ST_KEY-done"
+}

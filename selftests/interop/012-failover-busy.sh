@@ -1,0 +1,36 @@
+#!/bin/bash
+# DESC: smcr <-> Linux smc.ko: busy failover - 16 duplex connections over two links, eth1 down on the server at a third of the data: every connection completes byte-exact over SMC-R in the same link group
+# SMOKE: no
+# DEBUG: no
+# PEER: yes
+# TIMEOUT: 420
+#
+# RFC 7609 4.6 across implementations. The two links as in 010 (Linux's
+# eth1 gets an address in 192.0.2.0/24 without a prefix route). Then
+# st_failover_busy: 16 concurrent duplex connections of 16 MiB each way,
+# SMC-R on both sides, and b takes eth1 down once it sent a third. With
+# `--interop b` Linux is the server and loses the link first (smcr learns
+# it from its work requests and Linux's DELETE LINK); with `--interop a`
+# smcr does, and Linux learns it from us. Every connection completes with
+# equal checksums on both sides, in the same link group (Linux may add
+# a link on the port left, so its type is not asserted).
+source "$ST_DIR/lib.sh"
+st_need_rxe
+N=16
+B=16M
+SYS=/proc/sys/net/smc/smcr_max_links_per_lgr
+
+if [[ $ST_IMPL == linux ]]; then
+	[[ -w $SYS ]] || st_fail "Linux without $SYS (6.12 and the debug kernel have it)"
+	old=$(<"$SYS")
+	ALIAS=192.0.2.1$([[ $SMCR_ROLE == a ]] && echo 1 || echo 2)/24
+	st_cleanup 'echo "$old" >"$SYS"; ip addr del "$ALIAS" dev eth1 2>/dev/null'
+	echo 2 >"$SYS" || st_fail "cannot set $SYS"
+	ip addr add "$ALIAS" dev eth1 noprefixroute || st_fail "cannot add $ALIAS to eth1"
+else
+	st_param smcr_max_links_per_lgr 2 || exit 1
+	st_param hs_limit 256 || exit 1
+fi
+st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
+vm_sync "$ST_KEY-clean" || exit 1
+st_failover_busy b "$N" "$B" any || exit 1
