@@ -665,14 +665,18 @@ st_failover_busy() {
 	lgr=$("$s" -j lgr show | jq -r '.[0].id')
 	case $SMCR_ROLE in
 	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
-		--bytes "$b" --mode duplex --expect-mode smcr --timeout 360s || return 1 ;;
+		--bytes "$b" --mode duplex --expect-mode smcr --timeout 480s || return 1 ;;
 	a) st_await s1 || return 1
+	   touch "$ST_TMP/hold"
 	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
-		--bytes "$b" --mode duplex --expect-mode smcr --timeout 360s &
+		--bytes "$b" --mode duplex --expect-mode smcr --hold 120s \
+		--hold-file "$ST_TMP/hold" --timeout 480s &
 	   cpid=$! ;;
 	esac
+	# all connected first: handshakes under the data are not the subject
 	st_await_lgr_conns "$n" 60 || return 1
 	"$s" link show
+	[[ $SMCR_ROLE == a ]] && rm -f "$ST_TMP/hold"
 	if [[ $SMCR_ROLE == "$who" ]]; then
 		want=$(( $("$s" -j stats | jq '.smcr.tx.bytes') + $(numfmt --from=iec "$b") * n / 3 ))
 		while (( $("$s" -j stats | jq '.smcr.tx.bytes') < want )); do

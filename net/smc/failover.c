@@ -91,8 +91,15 @@ static int smc_failover_one(struct smc_link_group *lgr, struct smc_sock *smc,
 	const struct smc_rtoken *rt;
 	bool resend = false;
 	const char *why;
+	bool on_from;
 	int rc = 0;
 
+	/* only its own link's: another's handshake may hold its lock long */
+	spin_lock_bh(&conn->lock);
+	on_from = conn->lnk == from;
+	spin_unlock_bh(&conn->lock);
+	if (!on_from)
+		return 0;
 	lock_sock(&smc->sk);
 	spin_lock_bh(&lgr->rtok_lock);
 	spin_lock(&conn->lock);

@@ -2,7 +2,7 @@
 # DESC: busy failover: 16 duplex connections over a two-link group (half on each link), `ip link set eth1 down` on the server at about a third of the data: every connection completes byte-exact over SMC-R in the same link group, now of one link
 # SMOKE: no
 # PEER: yes
-# TIMEOUT: 420
+# TIMEOUT: 600
 #
 # RFC 7609 2.3, 4.6. Both VMs allow two links per link group; st_two_links_up
 # makes the group (SYM, link 1 on rxe0/eth0, link 2 on rxe1/eth1). Then 16
