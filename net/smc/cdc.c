@@ -388,17 +388,20 @@ void smc_cdc_wake(struct sock *sk)
 
 /*
  * Whether a link of @lnk's link group other than @lnk may still hand a CDC
- * message to smc_cdc_rx(). conn->lock held (see smc_cdc_rx_failover()).
+ * message to smc_cdc_rx() (see smc_cdc_rx_failover()).
  *
- * Every link has its own receive CQ, polled in a workqueue (IB_POLL_WORKQUEUE,
- * link.c), and the works of two CQs run in no order relative to each other:
- * one can be behind by a poll budget, a preemption, another CPU's backlog.
- * Within one link, completions come in order. A slot is UNUSED only after
- * smc_link_teardown() moved its QP to the error state and waited until
- * every receive completed, successful ones handed to smc_cdc_rx() (which
- * takes a message of an INACTIVE link while the link group goes on); a
- * slot whose drain timed out lost its CQs before it went UNUSED. Any other
- * state may still have completions queued.
+ * Every link has its own receive CQ, polled in a workqueue
+ * (IB_POLL_WORKQUEUE, link.c), and the works of two CQs run in no order
+ * relative to each other: one can be behind by a poll budget, a
+ * preemption, another CPU's backlog. Within one link, completions come in
+ * order. A slot is UNUSED only after smc_link_teardown() moved its QP to
+ * the error state and waited until every receive completed, successful
+ * ones handed to smc_cdc_rx() (which takes a message of an INACTIVE link
+ * while the link group goes on); a slot whose drain timed out lost its CQs
+ * before it went UNUSED. Any other state may still have completions
+ * queued. Called under conn->lock: a message the drain handed on took that
+ * lock before the slot went UNUSED, so a slot seen UNUSED here left its
+ * last conn->rx_seq visible.
  */
 static bool smc_cdc_rx_lag(const struct smc_link *lnk)
 {
