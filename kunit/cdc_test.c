@@ -318,6 +318,67 @@ static void cdc_seq_order(struct kunit *test)
 	}
 }
 
+/*
+ * RFC 7609 4.6.1: SS after SR is a gap; SS equal to SR (the RFC's SS for a
+ * receiver that has everything) and SS before it (Linux's SS, one behind)
+ * are none, also across the wrap of the 16-bit numbers.
+ */
+static const struct {
+	u16	ss;
+	u16	sr;
+	bool	sr_valid;
+	bool	gap;
+} cdc_gap_cases[] = {
+	{ 7, 7, true, false },		/* the RFC's SS, nothing missed */
+	{ 6, 7, true, false },		/* Linux's SS: one behind */
+	{ 8, 7, true, true },		/* one message missed */
+	{ 12, 7, true, true },		/* five missed */
+	{ 0, 0xffff, true, true },	/* wrap: 0 follows 0xffff */
+	{ 3, 0xfffe, true, true },	/* wrap, five missed */
+	{ 0xffff, 0, true, false },	/* wrap: 0xffff is before 0 */
+	{ 0xfffe, 0, true, false },	/* Linux's SS across the wrap */
+	{ 0, 0, true, false },
+	{ 0x7fff, 0, true, true },	/* as far ahead as seq_after goes */
+	{ 0x8000, 0, true, false },	/* half-way round: not after */
+	{ 0, 0, false, false },		/* nothing received, nothing claimed */
+	{ 1, 0, false, true },		/* nothing received, one claimed */
+	{ 0xffff, 0, false, false },	/* nothing received: before 0 */
+};
+
+static void cdc_failover_gap(struct kunit *test)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cdc_gap_cases); i++) {
+		u16 ss = cdc_gap_cases[i].ss, sr = cdc_gap_cases[i].sr;
+		bool valid = cdc_gap_cases[i].sr_valid;
+
+		KUNIT_EXPECT_EQ_MSG(test, smc_cdc_msg_failover_gap(ss, sr, valid),
+				    cdc_gap_cases[i].gap,
+				    "SS %u SR %u valid %d", ss, sr, valid);
+		/* an invalid SR is SR 0 */
+		if (!valid)
+			KUNIT_EXPECT_EQ(test,
+					smc_cdc_msg_failover_gap(ss, 0, true),
+					cdc_gap_cases[i].gap);
+	}
+}
+
+/*
+ * A message of a lower number, late on the old link after newer ones came
+ * on the new link, is stale: the receive path drops what is not after SR,
+ * so it moves no cursor. Across the wrap too.
+ */
+static void cdc_stale_after_failover(struct kunit *test)
+{
+	u16 sr = 0x0002;	/* newer ones, after the wrap, arrived */
+
+	KUNIT_EXPECT_FALSE(test, smc_cdc_seq_after(0xfffd, sr));
+	KUNIT_EXPECT_FALSE(test, smc_cdc_seq_after(0x0001, sr));
+	KUNIT_EXPECT_FALSE(test, smc_cdc_seq_after(sr, sr));
+	KUNIT_EXPECT_TRUE(test, smc_cdc_seq_after(0x0003, sr));
+}
+
 static struct kunit_case smcr_cdc_cases[] = {
 	KUNIT_CASE(cdc_layout),
 	KUNIT_CASE(cdc_build_golden),
@@ -329,6 +390,8 @@ static struct kunit_case smcr_cdc_cases[] = {
 	KUNIT_CASE(cdc_reject_cursors),
 	KUNIT_CASE(cdc_failover_validation),
 	KUNIT_CASE(cdc_seq_order),
+	KUNIT_CASE(cdc_failover_gap),
+	KUNIT_CASE(cdc_stale_after_failover),
 	{}
 };
 

@@ -81,6 +81,7 @@ int smc_cdc_msg_parse(const void *buf, size_t len,
 		      const struct smc_ring *local_rmbe,
 		      const struct smc_ring *peer_rmbe,
 		      struct smc_cdc_info *info);
+bool smc_cdc_msg_failover_gap(u16 ss, u16 sr, bool sr_valid);
 
 /**
  * smc_cdc_seq_after() - whether sequence number @a is newer than @b

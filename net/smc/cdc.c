@@ -27,6 +27,11 @@
  * socket. What needs the socket lock - the close machine's actions, our
  * consumer cursor when the peer asked for it (4.5.1) or an urgent byte
  * was skipped (4.7.5) - smc_cdc_upd_queue() hands to smc_cdc_upd_work().
+ * A message whose number is not after the last one taken is dropped (A.4),
+ * also one late on a link the peer failed over from. A failover
+ * validation message (F, 4.6.1) moves nothing: its number is compared with
+ * the last one taken, and a gap that cannot be another link's receive lag
+ * resets the connection (smc_cdc_rx_failover()).
  *
  * Locking: conn->lock guards the cursors and flags (core.h). The
  * connection's elements are touched only under it and while conn->lgr is
@@ -381,6 +386,90 @@ void smc_cdc_wake(struct sock *sk)
 	sk_wake_async(sk, SOCK_WAKE_WAITD, POLL_IN);
 }
 
+/*
+ * Whether a link of @lnk's link group other than @lnk may still hand a CDC
+ * message to smc_cdc_rx() (see smc_cdc_rx_failover()).
+ *
+ * Every link has its own receive CQ, polled in a workqueue
+ * (IB_POLL_WORKQUEUE, link.c), and the works of two CQs run in no order
+ * relative to each other: one can be behind by a poll budget, a
+ * preemption, another CPU's backlog. Within one link, completions come in
+ * order. A slot is UNUSED only after smc_link_teardown() moved its QP to
+ * the error state and waited until every receive completed, successful
+ * ones handed to smc_cdc_rx() (which takes a message of an INACTIVE link
+ * while the link group goes on); a slot whose drain timed out lost its CQs
+ * before it went UNUSED. Any other state may still have completions
+ * queued. Called under conn->lock: a message the drain handed on took that
+ * lock before the slot went UNUSED, so a slot seen UNUSED here left its
+ * last conn->rx_seq visible.
+ */
+static bool smc_cdc_rx_lag(const struct smc_link *lnk)
+{
+	const struct smc_link_group *lgr = lnk->lgr;
+	int i;
+
+	for (i = 0; i < SMC_LGR_LINKS; i++)
+		if (&lgr->lnk[i] != lnk &&
+		    READ_ONCE(lgr->lnk[i].state) != SMC_LNK_UNUSED)
+			return true;
+	return false;
+}
+
+/*
+ * A failover validation message (F) of the peer's, RFC 7609 4.6.1, A.4:
+ * it moved the connection to @lnk and tells in its sequence number, SS, the
+ * last CDC message it believes we received. Only that number and the token
+ * mean anything (cdc_msg.c leaves the rest 0); it consumes no number, moves
+ * no cursor and is no close event.
+ *
+ * Honoured only for a connection of @lnk's link group (the token table is
+ * the link group's) whose handshake ended in SMC-R (@active), and, on a
+ * link still being added, only for the connection that uses it - as any
+ * CDC message.
+ *
+ * SS not after SR (conn->rx_seq; smc_cdc_msg_failover_gap()) - the RFC's
+ * SS when nothing is missing, Linux's one behind it - changes nothing. SS
+ * after SR is a gap, and the connection is reset as for any protocol
+ * error of the peer's (SMC_CLOSE_EV_ABORT: A sent, ECONNRESET for the
+ * application), but only if it cannot be lag: the peer's RNIC counted the
+ * message delivered, so with RC it is in a receive queue of ours, and
+ * once placed its completion comes to smc_cdc_rx() - on another link's
+ * CQ, which may be behind @lnk's (smc_cdc_rx_lag()). While any other link
+ * of the group may still deliver, the decision is not taken: the missing
+ * message then either arrives and is taken, or is dropped as stale behind
+ * the peer's next message on @lnk, whose cursors and sticky flags
+ * supersede it (A.4). A peer that names a number it never sent is not
+ * caught then; it could reset the connection anyway, and nothing of an F
+ * is trusted beyond that number. Once the other links are gone (UNUSED:
+ * drained), a gap is real. Holding the decision until the other link's
+ * teardown would need state in the connection; not done.
+ */
+static void smc_cdc_rx_failover(struct smc_sock *smc, struct smc_link *lnk,
+				int state, u16 ss)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool gap = false;
+	u16 act = 0;
+	u16 sr;
+
+	spin_lock_bh(&conn->lock);
+	sr = conn->rx_seq;
+	if (conn->lgr == lnk->lgr && conn->active &&
+	    (state != SMC_LNK_ACTIVATING || conn->lnk == lnk) &&
+	    smc_cdc_msg_failover_gap(ss, sr, conn->rx_seq_valid) &&
+	    !smc_cdc_rx_lag(lnk)) {
+		gap = true;
+		act = smc_close_feed_later(conn, SMC_CLOSE_EV_ABORT);
+	}
+	spin_unlock_bh(&conn->lock);
+	if (!gap)
+		return;
+	pr_warn_ratelimited("link group %u connection %u: failover validation names CDC %u, last received %u: connection reset\n",
+			    lnk->lgr->id, conn->token, ss, sr);
+	if (smc_close_atomic(smc, act))
+		smc_cdc_upd_queue(smc);
+}
+
 /**
  * smc_cdc_rx() - a CDC message arrived on a link
  * @lnk: the link
@@ -440,9 +529,12 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	 */
 	if (!tx_ring.size)
 		tx_ring = rx_ring;
-	if (smc_cdc_msg_parse(msg, len, &rx_ring, &tx_ring, &info) ||
-	    (info.prod_flags & SMC_CDC_PROD_FAILOVER))
+	if (smc_cdc_msg_parse(msg, len, &rx_ring, &tx_ring, &info))
 		goto out;
+	if (info.prod_flags & SMC_CDC_PROD_FAILOVER) {
+		smc_cdc_rx_failover(smc, lnk, state, info.seqno);
+		goto out;
+	}
 	spin_lock_bh(&conn->lock);
 	/* ended meanwhile (smc_conn_end()): the elements may be gone; a
 	 * link still being added carries nothing of other links' connections
@@ -452,6 +544,9 @@ void smc_cdc_rx(struct smc_link *lnk, const void *msg, size_t len)
 	    (conn->rx_seq_valid &&
 	     !smc_cdc_seq_after(info.seqno, conn->rx_seq))) {
 		spin_unlock_bh(&conn->lock);
+		/* also a lower number late on a link the peer failed over
+		 * from, after newer ones on the new link (4.6)
+		 */
 		goto out;	/* ended, or old or duplicate */
 	}
 	conn->rx_seq = info.seqno;

@@ -21,7 +21,9 @@
  *
  * Whether a cursor moves forward, and the sequence number order, depend on
  * connection state and are checked by the caller (smc_curs_cmp(),
- * smc_curs_diff(), smc_cdc_seq_after()).
+ * smc_curs_diff(), smc_cdc_seq_after()). The one decision on a failover
+ * validation message that needs no state but two numbers is here,
+ * smc_cdc_msg_failover_gap() (4.6.1).
  */
 #include <linux/errno.h>
 #include <linux/string.h>
@@ -110,4 +112,29 @@ int smc_cdc_msg_parse(const void *buf, size_t len,
 	info->prod_flags = msg->prod_flags & ~SMC_CDC_PROD_RESERVED;
 	info->conn_flags = msg->conn_flags & ~SMC_CDC_CONN_RESERVED;
 	return 0;
+}
+
+/**
+ * smc_cdc_msg_failover_gap() - a failover validation message shows a gap
+ * @ss: its sequence number: the last CDC message the sender believes its
+ *	RNIC delivered (RFC 7609 4.6.1, "SS")
+ * @sr: the sequence number of the last CDC message the receiver took
+ *	("SR")
+ * @sr_valid: the receiver took one at all
+ *
+ * 4.6.1: if SS is after SR, the receiver missed a message the sender counts
+ * as delivered, and the connection is reset. SS equal to SR, or before it,
+ * is no gap: Linux's SMC-R sends the number before its last completed
+ * message's (one behind the RFC's SS), and the sender may not have seen
+ * the completion of a message that did arrive. Before any message arrived
+ * SR counts as 0, the number before the first one (smcr and Linux both
+ * number a connection's first CDC message 1): SS 0 claims nothing.
+ *
+ * The comparison wraps (smc_cdc_seq_after()): 0 follows 0xffff.
+ *
+ * Return: true if @ss is after @sr.
+ */
+bool smc_cdc_msg_failover_gap(u16 ss, u16 sr, bool sr_valid)
+{
+	return smc_cdc_seq_after(ss, sr_valid ? sr : 0);
 }

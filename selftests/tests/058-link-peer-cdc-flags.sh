@@ -1,5 +1,5 @@
 #!/bin/bash
-# DESC: hostile SMC-R peer (smctest link-peer): every CDC flag where it is a lie or a repetition - urgent on an empty ring, B+R storm, D/C/A repeated, data after D and C, failover validation without failover; TCP reset under SMC-R
+# DESC: hostile SMC-R peer (smctest link-peer): every CDC flag where it is a lie or a repetition - urgent on an empty ring, B+R storm, D/C/A repeated, data after D and C; TCP reset under SMC-R
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 300
@@ -28,9 +28,6 @@
 #  - cdc-abort-repeated (A three times mid-transfer): the application
 #    fails with ECONNRESET, smcr answers with A (4.8.2, 2B) once and
 #    nothing more, and its TCP connection ends with a reset; link alive;
-#  - cdc-failover-validation (F with the last, an older and a future
-#    sequence number, cursors and A/C/D set): dropped - no reply, no
-#    reset, its sequence number not taken; data byte-exact, link alive;
 #  - tcp-reset (our TCP connection reset mid-transfer, the QP kept, no
 #    A from us): smcr aborts the SMC-R connection - A at once, nothing
 #    after it - and the application fails with ECONNRESET; link alive;
@@ -45,7 +42,7 @@
 # counted as unread and close() sent A) and cdc-abort-repeated failed (the
 # peer's A was answered with C); before smcr reset TCP on an SMC-R abort
 # and aborted on a TCP reset, cdc-abort-repeated saw a FIN and tcp-reset
-# a C.
+# a C. The failover validation message (F) has its own test (088).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
@@ -53,7 +50,7 @@ st_need_rxe
 # while the data-after scripts hold its data unread
 B=$(st_size 256K 128K)
 scripts=(cdc-urg-empty cdc-blocked-storm cdc-done-repeated cdc-data-after-done cdc-data-after-close
-	cdc-abort-repeated cdc-failover-validation tcp-reset abort-unanswered)
+	cdc-abort-repeated tcp-reset abort-unanswered)
 if [[ $SMCR_ROLE == b ]]; then
 	st_param test_clc_without_option Y || exit 1
 	st_param lgr_linger_ms 3000 || exit 1

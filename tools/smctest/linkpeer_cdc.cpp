@@ -2,10 +2,11 @@
 // sequence numbers, and every flag of the message where the state of the
 // connection makes it a lie or a repetition: urgent data pending/present
 // with nothing written, writer-blocked and update-request storms, D, C and
-// A repeated, data after D and after C, a failover validation message
-// without failover. Each says what smcr does and why that is right, and
-// asserts it on our side; the smcr application's checks (duplex pattern,
-// --expect-data-error where smcr must fail it) are the other half.
+// A repeated, data after D and after C; and the receiver of the failover
+// validation message (F, 4.6.1): no gap, a gap, a stale message after it.
+// Each says what smcr does and why that is right, and asserts it on our
+// side; the smcr application's checks (duplex pattern, --expect-data-error
+// where smcr must fail it) are the other half.
 #include <algorithm>
 #include <string>
 
@@ -103,6 +104,21 @@ void reset_tcp_expect_abort(Peer &p, uint64_t bytes, const std::string &label)
 	write_until_read(p, bytes, label);
 	p.reset_tcp();
 	expect_abort(p, label, "smcr answered a TCP reset with C, not A");
+}
+
+// A failover validation message (F, RFC 7609 4.6.1): only its sequence
+// number ss and token count (A.4); the rest lies - cursors 1000 bytes
+// ahead, A, C and D set - and smcr must act on none of it.
+void send_failover(Peer &p, uint16_t ss)
+{
+	wire::Cdc m;
+	m.seqno = ss;
+	m.token = p.accept().alert_token;
+	m.prod = p.peer_ring().at(p.tx_prod() + 1000);
+	m.cons = p.our_ring().at(p.rx_cons() + 1000);
+	m.prod_flags = wire::kProdFailover;
+	m.conn_flags = wire::kConnDoneWriting | wire::kConnClosed | wire::kConnAbort;
+	p.send_msg(wire::cdc_build(m));
 }
 
 } // namespace
@@ -333,34 +349,71 @@ const std::vector<Script> &cdc_scripts()
 			 reset_tcp_expect_abort(p, c.bytes, "abort-unanswered");
 			 p.expect_link_alive("abort-unanswered");
 		 }},
-		{"cdc-failover-validation",
-		 "failover validation messages (F) on the connection's only link, none consuming a sequence "
-		 "number (A.4): one with the sequence number we sent last, one with an older one, one 100 ahead; "
-		 "each with cursors claiming 1000 bytes and A, C and D set",
-		 "no failover is going on (one link, no ADD LINK): smcr drops them - no reply, no reset; only type, "
-		 "length, token and sequence number count in F (A.4), so the cursors and A, C, D are no lie it "
-		 "acts on, and the sequence number is not taken as the last received (the honest messages after "
+		{"failover-no-gap",
+		 "failover validation messages (F, RFC 7609 4.6.1) on the connection's only link, none consuming "
+		 "a sequence number (A.4): SS the sequence number we sent last (the RFC's), one behind it "
+		 "(Linux's), three behind; each with cursors claiming 1000 bytes and A, C and D set",
+		 "SS not after the last number smcr received is no gap: smcr does nothing - no reply, no reset; "
+		 "only type, length, token and sequence number count in F (A.4), so the cursors and A, C, D are "
+		 "no lie it acts on, and the number is not taken as the last received (the honest messages after "
 		 "it, numbered from ours, are accepted): the duplex exchange is byte-exact, the link lives",
 		 [](Peer &p, const Config &c) {
-			 const std::string label = "cdc-failover-validation";
+			 const std::string label = "failover-no-gap";
 			 p.write_data(100);
 			 for (int i = 0; i < 5; ++i)
 				 p.send_cdc();
 			 settle(p);
 			 const unsigned n = p.cdc_seen();
-			 for (int d : {0, -3, 100}) {
-				 wire::Cdc m;
-				 m.seqno = static_cast<uint16_t>(p.tx_seq() + d);
-				 m.token = p.accept().alert_token;
-				 m.prod = p.peer_ring().at(p.tx_prod() + 1000);
-				 m.cons = p.our_ring().at(p.rx_cons() + 1000);
-				 m.prod_flags = wire::kProdFailover;
-				 m.conn_flags = wire::kConnDoneWriting | wire::kConnClosed | wire::kConnAbort;
-				 p.send_msg(wire::cdc_build(m));
-			 }
+			 for (int d : {0, -1, -3})
+				 send_failover(p, static_cast<uint16_t>(p.tx_seq() + d));
 			 p.pump_for(500);
 			 if (p.cdc_seen() != n)
 				 throw Failure(label + ": smcr answered a failover validation message");
+			 p.duplex(c.bytes);
+			 p.expect_link_alive(label);
+		 }},
+		{"failover-gap",
+		 "five CDC messages, then a failover validation message (F) whose SS is 5 ahead of the last one "
+		 "we sent: it claims smcr received five messages it never got (its cursors claim 1000 bytes)",
+		 "4.6.1: SS after SR is a gap, and the link group has no other link whose receive completions "
+		 "could lag: smcr resets the connection - A (not C), nothing after it; its application fails "
+		 "with ECONNRESET; the link lives for the link group's other connections",
+		 [](Peer &p, const Config &) {
+			 const std::string label = "failover-gap";
+			 p.write_data(100);
+			 for (int i = 0; i < 5; ++i)
+				 p.send_cdc();
+			 settle(p);
+			 send_failover(p, static_cast<uint16_t>(p.tx_seq() + 5));
+			 expect_abort(p, label, "smcr closed with C after a failover validation gap, expected A");
+			 p.send_cdc(0, wire::kConnAbort);
+			 p.expect_link_alive(label);
+		 }},
+		{"failover-stale-cdc",
+		 "100 bytes and a CDC message (number k), F with SS k (no gap), 100 more bytes and a CDC message "
+		 "(k+1); then, as if late on the link we failed over from, one numbered k whose producer cursor "
+		 "claims 100 bytes more (never written) and asks for a consumer update (B, R)",
+		 "the late message is not after the last number received (A.4): dropped - no consumer update "
+		 "answers its R, smcr's reader never sees the 100 bytes (its consumer cursor stays within what we "
+		 "wrote), and the duplex exchange that follows is byte-exact; the link lives",
+		 [](Peer &p, const Config &c) {
+			 const std::string label = "failover-stale-cdc";
+			 p.write_data(100);
+			 p.send_cdc();
+			 const uint16_t k = p.tx_seq();
+			 send_failover(p, k);
+			 p.write_data(100);
+			 p.send_cdc();
+			 settle(p);
+			 const unsigned n = p.cdc_seen();
+			 p.send_cdc(wire::kProdWriteBlocked | wire::kProdConsUpdReq, 0, [&](wire::Cdc &m) {
+				 m.seqno = k;
+				 m.prod = p.peer_ring().at(p.tx_prod() + 100);
+			 });
+			 p.pump_for(500);
+			 if (p.cdc_seen() != n)
+				 throw Failure(label + ": smcr answered a stale CDC message (" +
+					       std::to_string(p.cdc_seen() - n) + " message(s))");
 			 p.duplex(c.bytes);
 			 p.expect_link_alive(label);
 		 }},
