@@ -7,7 +7,7 @@
 #
 # RFC 7609 4.6 across implementations. The two links as in 010 (Linux's
 # eth1 gets an address in 192.0.2.0/24 without a prefix route). Then
-# st_failover_busy: 16 concurrent duplex connections of 16 MiB each way,
+# st_failover_busy: 16 concurrent duplex connections of 8 MiB each way,
 # SMC-R on both sides, and b takes eth1 down once it sent a third. With
 # `--interop b` Linux is the server and loses the link first (smcr learns
 # it from its work requests and Linux's DELETE LINK); with `--interop a`
@@ -17,7 +17,7 @@
 source "$ST_DIR/lib.sh"
 st_need_rxe
 N=16
-B=16M
+B=8M
 SYS=/proc/sys/net/smc/smcr_max_links_per_lgr
 
 if [[ $ST_IMPL == linux ]]; then
