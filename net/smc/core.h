@@ -120,6 +120,9 @@ struct smc_wr_rx_slot {
  *	teardown frees the buffers only when it is 0 (smc_wr_drain())
  * @tx_wait: senders waiting for a free send buffer; woken on every free,
  *	on link down and when the last posted receive completed (drain)
+ * @tx_completed: send completions so far, wrapping: whether buffers came
+ *	free while a sender waited (smc_wr_tx_take()); WRITE_ONCE by the
+ *	send completion handler, read without a lock
  * @rx_bufs: SMC_WR_RX_BUFS receive buffers of SMC_WR_BUF_SIZE bytes
  * @rx_dma: their DMA address (one mapping, from the device)
  * @rx_slots: per receive buffer: its completion entry
@@ -147,6 +150,7 @@ struct smc_wr {
 	struct smc_wr_tx_slot	tx_slots[SMC_WR_TX_SLOTS + 1];
 	unsigned long		tx_busy;
 	wait_queue_head_t	tx_wait;
+	u32			tx_completed;
 	u8			*rx_bufs;
 	u64			rx_dma;
 	struct smc_wr_rx_slot	rx_slots[SMC_WR_RX_BUFS];

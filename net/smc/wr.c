@@ -130,6 +130,8 @@ static void smc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	/* release: @cdc and @sent are read before the slot can be reused */
 	clear_bit_unlock(slot->idx, &lnk->wr.tx_busy);
+	/* one handler at a time per CQ: no lost increment */
+	WRITE_ONCE(lnk->wr.tx_completed, lnk->wr.tx_completed + 1);
 	wake_up(&lnk->wr.tx_wait);
 	if (wc->status != IB_WC_SUCCESS)
 		smc_wr_failed(lnk, wc);
@@ -519,31 +521,36 @@ int smc_wr_post(struct smc_link *lnk, struct ib_send_wr *wr,
 static int smc_wr_tx_take(struct smc_link *lnk, bool wait, u32 first,
 			  u32 end, void **buf)
 {
-	long left = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
+	long timeout = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
 	bool took = false;
-	u32 idx = 0;
+	u32 idx = 0, seen;
 
 	if (!smc_wr_link_usable(lnk))
 		return -ENOLINK;
-	if (!smc_wr_tx_try(lnk, first, end, &idx)) {
+	while (!smc_wr_tx_try(lnk, first, end, &idx)) {
 		if (!wait)
 			return -EBUSY;
 		/* not interruptible: a signal must not cost a CDC message
 		 * (a window update, a close); the wait is bounded
 		 */
-		left = wait_event_timeout(lnk->wr.tx_wait,
-					  !smc_wr_link_usable(lnk) ||
-					  (took = smc_wr_tx_try(lnk, first,
-								end, &idx)),
-					  left);
-		if (!took && smc_wr_link_usable(lnk)) {
-			pr_warn_ratelimited("link group %u link %u: no send buffer free for %u ms, link down\n",
-					    lnk->lgr->id, lnk->link_id,
-					    READ_ONCE(smc_llc_timeout_ms));
-			smc_link_down(lnk);
-		}
-		if (!took)
+		seen = READ_ONCE(lnk->wr.tx_completed);
+		wait_event_timeout(lnk->wr.tx_wait,
+				   !smc_wr_link_usable(lnk) ||
+				   (took = smc_wr_tx_try(lnk, first, end,
+							 &idx)),
+				   timeout);
+		if (took)
+			break;
+		if (!smc_wr_link_usable(lnk))
 			return -ENOLINK;
+		/* buffers came free, for other senders: the link works */
+		if (READ_ONCE(lnk->wr.tx_completed) != seen)
+			continue;
+		pr_warn_ratelimited("link group %u link %u: no send buffer free for %u ms, link down\n",
+				    lnk->lgr->id, lnk->link_id,
+				    READ_ONCE(smc_llc_timeout_ms));
+		smc_link_down(lnk);
+		return -ENOLINK;
 	}
 	/*
 	 * Again with the buffer taken: the teardown makes the link unusable
