@@ -124,6 +124,7 @@ struct StreamConn {
 	UniqueFd fd;
 	uint64_t sent = 0;
 	uint64_t first_ns = 0, end_ns = 0;
+	uint64_t stop_ns = 0; // the last send's end
 	uint64_t gap_start_ns = 0, gap_end_ns = 0; // the longest pause between sends
 	std::vector<std::pair<uint64_t, uint64_t>> pauses; // >= kPauseNs, the first kMaxPauses
 	std::string err;
@@ -175,6 +176,7 @@ int run_stream(const Config &c, const SockAddr &to)
 							sc.pauses.emplace_back(last, t);
 						last = t;
 					} while (t < deadline);
+					sc.stop_ns = t;
 					if (::shutdown(fd, SHUT_WR) < 0)
 						throw_errno("shutdown(SHUT_WR)", errno);
 					std::array<uint8_t, 8> b;
@@ -192,7 +194,7 @@ int run_stream(const Config &c, const SockAddr &to)
 		if (!c.ready_file.empty())
 			write_ready_file(c.ready_file, conns.size());
 	}
-	uint64_t t0 = UINT64_MAX, t1 = 0, bytes = 0;
+	uint64_t t0 = UINT64_MAX, t1 = 0, bytes = 0, stop = UINT64_MAX;
 	size_t gap_conn = 0;
 	for (size_t i = 0; i < conns.size(); ++i) {
 		if (!conns[i].err.empty())
@@ -201,6 +203,7 @@ int run_stream(const Config &c, const SockAddr &to)
 		t0 = std::min(t0, conns[i].first_ns);
 		t1 = std::max(t1, conns[i].end_ns);
 		bytes += conns[i].sent;
+		stop = std::min(stop, conns[i].stop_ns);
 		const StreamConn &g = conns[gap_conn];
 		if (conns[i].gap_end_ns - conns[i].gap_start_ns > g.gap_end_ns - g.gap_start_ns)
 			gap_conn = i;
@@ -224,6 +227,8 @@ int run_stream(const Config &c, const SockAddr &to)
 		.add("max_gap_conn", gap_conn)
 		.add("max_gap_start_realtime_ns", static_cast<uint64_t>(static_cast<int64_t>(g.gap_start_ns) + rt))
 		.add("max_gap_end_realtime_ns", static_cast<uint64_t>(static_cast<int64_t>(g.gap_end_ns) + rt))
+		.raw("start_realtime_ns", real(t0))
+		.raw("sends_end_realtime_ns", real(stop))
 		.raw("pauses", pauses);
 	print(j);
 	return 0;

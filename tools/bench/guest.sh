@@ -47,7 +47,9 @@
 #   BENCH_LINKS_REPEAT     8-stream measurements per link count (default 3;
 #                  0 skips the links and failover cases)
 #   BENCH_FAILOVER_TRIALS  failover trials (default 5; 0 skips them)
-#   BENCH_FAILOVER_TIME    seconds per failover trial's streams (default 8)
+#   BENCH_FAILOVER_TIME    seconds per failover trial's streams (default 10;
+#                  a trial whose streams stop sending less than 1 s after the
+#                  down counts as not measured)
 set -u
 tree=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=/dev/null
@@ -66,7 +68,7 @@ many_buf=${BENCH_MANY_BUF:-32768}
 eq_buf=${BENCH_EQ_BUF:-131072}
 links_repeat=${BENCH_LINKS_REPEAT:-3}
 fo_trials=${BENCH_FAILOVER_TRIALS:-5}
-fo_secs=${BENCH_FAILOVER_TIME:-8}
+fo_secs=${BENCH_FAILOVER_TIME:-10}
 gid=${BENCH_GID:-1}	# rxe: index 1 is the IPv4-mapped RoCE v2 GID
 ueid=SMCR-BENCH
 out=$SMCR_SHARED/bench
@@ -379,7 +381,7 @@ links_phase() {
 
 # failover_trials: on the two-link group; a takes its eth1 down under 8 streams
 failover_trials() {
-	local t key ok cli line t_down conns
+	local t key ok cli lc line t_down conns
 	for ((t = 0; t < fo_trials; t++)); do
 		key=failover-$t
 		ok=ok
@@ -399,13 +401,18 @@ failover_trials() {
 			cli=$!
 			# 2 s after all 8 are connected and writing
 			while [[ ! -e /tmp/bench-ready ]] && kill -0 "$cli" 2>/dev/null; do sleep 0.05; done
-			conns=$(link_conns)
+			# (in the background: smcr + jq take seconds under TCG)
+			link_conns >/tmp/bench-link-conns &
+			lc=$!
 			sleep 2
 			t_down=$(date +%s%N)
 			ip link set eth1 down
 			wait "$cli"
 			ok=$?
 			ip link set eth1 up
+			wait "$lc"
+			conns=$(</tmp/bench-link-conns)
+			[[ -n $conns ]] || conns='{}'
 			"$smcr" -j stats >"$out/failover-$t-stats.json" 2>/dev/null
 			if [[ $ok == 0 ]] && line=$(head -n1 /tmp/bench-fo.out) && [[ -n $line ]]; then
 				# the pauses (>= 10 ms) that end after the down and begin
@@ -414,6 +421,8 @@ failover_trials() {
 					'[.pauses[] | select(.[2] > $d and .[1] < $d + 5e8)] as $s |
 					 ($s | max_by(.[2])) as $m |
 					 del(.pauses) + {mode: "failover", trial: $t, link_conns: $c, down_realtime_ns: $d,
+					      down_after_start_ms: (($d - .start_realtime_ns) / 1e6),
+					      down_before_end_ms: ((.sends_end_realtime_ns - $d) / 1e6),
 					      stalled_conns: ($s | map(.[0]) | unique | length),
 					      down_to_resume_ms: (if $m then ($m[2] - $d) / 1e6 else 0 end),
 					      stall_ms: (if $m then ($m[2] - $m[1]) / 1e6 else 0 end),

@@ -37,17 +37,25 @@ def stat(vs):
             "n": len(vs), "samples": vs}
 
 
+def measured(r):
+    """A failover trial measured something: the streams were sending from
+    before the down until 1 s after it."""
+    return r.get("down_after_start_ms", 0) >= 0 and r.get("down_before_end_ms", 1000) >= 1000
+
+
 def links_summary(recs):
     """8 streams over one and two links, and the failover trials."""
     links = {}
     for r in recs:
         if r.get("mode") == "links" and "error" not in r:
             links.setdefault(r["links"], []).append(r["mbit_s"])
-    fo = [r for r in recs if r.get("mode") == "failover" and "error" not in r]
+    fo = [r for r in recs if r.get("mode") == "failover" and "error" not in r and measured(r)]
     out = {"links_8_streams_mbit_s": {str(n): stat(vs) for n, vs in sorted(links.items())}}
     out["failover"] = {
         "trials": len(fo),
         "failed": sum(1 for r in recs if r.get("mode") == "failover" and "error" in r),
+        "not_measured": sum(1 for r in recs if r.get("mode") == "failover" and "error" not in r
+                            and not measured(r)),
         "down_to_resume_ms": stat([r["down_to_resume_ms"] for r in fo]),
         "stall_ms": stat([r["stall_ms"] for r in fo]),
         "max_gap_ms": stat([r["max_gap_ms"] for r in fo]),
@@ -74,7 +82,9 @@ def links_markdown(ls, recs):
     lines.append(f"\nTwo links / one link: "
                  f"{rstr(ratio(two and two['median'], one and one['median']))}")
     lines += ["", "## Failover gap (smcr, two links, eth1 down under 8 streams)", ""]
-    lines.append(f"Trials: {fo['trials']} completed, {fo['failed']} failed. "
+    lines.append(f"Trials: {fo['trials']} measured, {fo['failed']} failed, "
+                 f"{fo['not_measured']} not measured (the down not within the streams' sending, "
+                 "1 s before their end at the latest). "
                  "down->resume: ms from `ip link set eth1 down` to the end of the last-ending "
                  "pause (>= 10 ms between two 16 KiB sends) of any stream that ends after the "
                  "down and began before it or within 500 ms (0: none); stall: that pause; "
@@ -97,9 +107,12 @@ def links_markdown(ls, recs):
                 lines.append(f"| {r.get('round')} | - | - | - | - | - | - | {r['error']} |")
                 continue
             after = r.get("stall_starts_after_down_ms")
+            res = "ok" if measured(r) else (
+                f"not measured: down {r.get('down_after_start_ms', 0):.0f} ms after the start, "
+                f"{r.get('down_before_end_ms', 0):.0f} ms before the end")
             lines.append(f"| {r['trial']} | {r['down_to_resume_ms']:.1f} | {r['stall_ms']:.1f} "
                          f"| {'-' if after is None else f'{after:.1f}'} | {r.get('stalled_conns')} "
-                         f"| {r['max_gap_ms']:.1f} | {json.dumps(r.get('link_conns'))} | ok |")
+                         f"| {r['max_gap_ms']:.1f} | {json.dumps(r.get('link_conns'))} | {res} |")
     return lines
 
 
