@@ -420,7 +420,7 @@ failover_trials() {
 				jq -c --argjson d "$t_down" --argjson c "$conns" --argjson t "$t" \
 					'[.pauses[] | select(.[2] > $d and .[1] < $d + 5e8)] as $s |
 					 ($s | max_by(.[2])) as $m |
-					 del(.pauses) + {mode: "failover", trial: $t, link_conns: $c, down_realtime_ns: $d,
+					 . + {mode: "failover", trial: $t, link_conns: $c, down_realtime_ns: $d,
 					      down_after_start_ms: (($d - .start_realtime_ns) / 1e6),
 					      down_before_end_ms: ((.sends_end_realtime_ns - $d) / 1e6),
 					      stalled_conns: ($s | map(.[0]) | unique | length),
