@@ -47,10 +47,13 @@ client (all modes):
                        + 60s; many: hold + 60s + 10ms per connection)
 
 client modes:
-  stream [--msg-size S] [--conns N] [--time T]
+  stream [--msg-size S] [--conns N] [--time T] [--ready-file PATH]
         N connections (one thread each) write S-byte messages for T, then
         half-close; the server replies with the byte count it received.
-        S 64..1M (default 64K), N 1..1024 (default 1), T default 5s.
+        S 64..1M (default 64K), N 1..1024 (default 1), T default 5s. PATH
+        is written (content: N) when all are connected and writing. Every
+        pause of 10ms or more between two sends is reported (the first 256
+        of each connection, CLOCK_REALTIME ns), the longest apart.
   rr [--msg-size S] [--time T] [--warmup W]
         one connection, ping-pong S bytes each way (default 1, max 16M);
         round trips after W (default 0.5s) are timed for T.
@@ -107,7 +110,8 @@ bool allowed(const Config &c, const std::string &opt)
 	if (opt == "--peer" || opt == "--label" || opt == "--timeout")
 		return true;
 	switch (c.mode) {
-	case Mode::Stream: return opt == "--msg-size" || opt == "--conns" || opt == "--time";
+	case Mode::Stream:
+		return opt == "--msg-size" || opt == "--conns" || opt == "--time" || opt == "--ready-file";
 	case Mode::Rr: return opt == "--msg-size" || opt == "--time" || opt == "--warmup";
 	case Mode::Crr: return opt == "--time";
 	case Mode::Many:

@@ -2,6 +2,11 @@
 //
 // stream: N blocking connections, one thread each, write until --time, then
 //         half-close and compare the server's byte count with what was sent.
+//         Each connection also keeps its longest pause between two messages
+//         sent (a stall: a link lost under it, until the failover frees
+//         send buffer again); the longest of all is reported with its start
+//         and end in CLOCK_REALTIME, to set against a link-down time taken
+//         by `date +%s%N` on the same machine (make bench's failover case).
 // rr:     one blocking connection, timed ping-pong after a warmup.
 // crr:    connect + 1-byte request/reply + close in a loop, timed.
 // many:   N nonblocking connects through one epoll (at most --parallel in
@@ -17,6 +22,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -118,8 +124,27 @@ struct StreamConn {
 	UniqueFd fd;
 	uint64_t sent = 0;
 	uint64_t first_ns = 0, end_ns = 0;
+	uint64_t stop_ns = 0; // the last send's end
+	uint64_t gap_start_ns = 0, gap_end_ns = 0; // the longest pause between sends
+	std::vector<std::pair<uint64_t, uint64_t>> pauses; // >= kPauseNs, the first kMaxPauses
 	std::string err;
 };
+
+constexpr uint64_t kPauseNs = 10'000'000;
+constexpr size_t kMaxPauses = 256;
+
+void write_ready_file(const std::string &path, uint64_t open);
+
+// CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns: converts a now_ns() time
+// into one comparable with `date +%s%N`.
+int64_t realtime_offset_ns()
+{
+	timespec rt{};
+	clock_gettime(CLOCK_REALTIME, &rt);
+	uint64_t mono = now_ns();
+	uint64_t real = static_cast<uint64_t>(rt.tv_sec) * 1000000000ull + static_cast<uint64_t>(rt.tv_nsec);
+	return static_cast<int64_t>(real - mono);
+}
 
 int run_stream(const Config &c, const SockAddr &to)
 {
@@ -132,15 +157,26 @@ int run_stream(const Config &c, const SockAddr &to)
 	uint64_t deadline = now_ns() + c.time_ms * 1000000ull;
 	{
 		std::vector<std::jthread> threads;
+		threads.reserve(conns.size());
 		for (auto &sc : conns) {
 			threads.emplace_back([&sc, &buf, deadline] {
 				try {
 					int fd = sc.fd.get();
 					sc.first_ns = now_ns();
+					uint64_t last = sc.first_ns, t = last;
 					do {
 						write_all(fd, buf.data(), buf.size(), "send");
 						sc.sent += buf.size();
-					} while (now_ns() < deadline);
+						t = now_ns();
+						if (t - last > sc.gap_end_ns - sc.gap_start_ns) {
+							sc.gap_start_ns = last;
+							sc.gap_end_ns = t;
+						}
+						if (t - last >= kPauseNs && sc.pauses.size() < kMaxPauses)
+							sc.pauses.emplace_back(last, t);
+						last = t;
+					} while (t < deadline);
+					sc.stop_ns = t;
 					if (::shutdown(fd, SHUT_WR) < 0)
 						throw_errno("shutdown(SHUT_WR)", errno);
 					std::array<uint8_t, 8> b;
@@ -155,8 +191,11 @@ int run_stream(const Config &c, const SockAddr &to)
 				}
 			});
 		}
+		if (!c.ready_file.empty())
+			write_ready_file(c.ready_file, conns.size());
 	}
-	uint64_t t0 = UINT64_MAX, t1 = 0, bytes = 0;
+	uint64_t t0 = UINT64_MAX, t1 = 0, bytes = 0, stop = UINT64_MAX;
+	size_t gap_conn = 0;
 	for (size_t i = 0; i < conns.size(); ++i) {
 		if (!conns[i].err.empty())
 			throw Error("stream connection " + std::to_string(i) + " to " + to.to_string() + ": " +
@@ -164,13 +203,33 @@ int run_stream(const Config &c, const SockAddr &to)
 		t0 = std::min(t0, conns[i].first_ns);
 		t1 = std::max(t1, conns[i].end_ns);
 		bytes += conns[i].sent;
+		stop = std::min(stop, conns[i].stop_ns);
+		const StreamConn &g = conns[gap_conn];
+		if (conns[i].gap_end_ns - conns[i].gap_start_ns > g.gap_end_ns - g.gap_start_ns)
+			gap_conn = i;
 	}
+	const StreamConn &g = conns[gap_conn];
+	int64_t rt = realtime_offset_ns();
+	auto real = [rt](uint64_t mono) { return std::to_string(static_cast<int64_t>(mono) + rt); };
+	std::string pauses = "[";
+	for (size_t i = 0; i < conns.size(); ++i)
+		for (const auto &[from, to_ns] : conns[i].pauses)
+			pauses += (pauses.size() > 1 ? ",[" : "[") + std::to_string(i) + "," + real(from) + "," +
+				  real(to_ns) + "]";
+	pauses += "]";
 	double secs = secs_between(t0, t1);
 	auto j = base_json(c, to);
 	j.add("conns", c.conns)
 		.add("secs", secs, 6)
 		.add("bytes", bytes)
-		.add("mbit_s", secs > 0 ? static_cast<double>(bytes) * 8 / secs / 1e6 : 0.0);
+		.add("mbit_s", secs > 0 ? static_cast<double>(bytes) * 8 / secs / 1e6 : 0.0)
+		.add("max_gap_ms", static_cast<double>(g.gap_end_ns - g.gap_start_ns) / 1e6, 3)
+		.add("max_gap_conn", gap_conn)
+		.add("max_gap_start_realtime_ns", static_cast<uint64_t>(static_cast<int64_t>(g.gap_start_ns) + rt))
+		.add("max_gap_end_realtime_ns", static_cast<uint64_t>(static_cast<int64_t>(g.gap_end_ns) + rt))
+		.raw("start_realtime_ns", real(t0))
+		.raw("sends_end_realtime_ns", real(stop))
+		.raw("pauses", pauses);
 	print(j);
 	return 0;
 }

@@ -9,6 +9,24 @@
 #           over rxe)
 #   raw     perftest's ib_write_bw / ib_write_lat on rxe0
 #
+# Then, with smcr (when BENCH_SYSTEMS has it), link groups of one and two
+# links (RFC 7609 2.3, 4.6; smcr_max_links_per_lgr 1, then 2, on both
+# sides, the module reloaded in between):
+#
+#   links     8 concurrent 64 KiB streams, BENCH_LINKS_REPEAT times with one
+#             link and as many with two (new connections go to the link
+#             with the fewest: four on each), on one link group each
+#   failover  BENCH_FAILOVER_TRIALS trials on the two-link group: 8 streams
+#             of 16 KiB messages (64 KiB socket buffers), VM a takes eth1
+#             (rxe1: link 2) down 2 s after all are writing, the streams go
+#             on over link 1, eth1 comes up again at the end and the trial
+#             after waits until the link group has two ACTIVE links again
+#             (the port event re-adds link 2). The figure: ms from `ip link
+#             set eth1 down` to the end of the last pause (>= 10 ms between
+#             two sends) of any stream that spans the down or begins within
+#             500 ms of it (the stall of link 2's connections until the
+#             failover frees their send buffer: data moving on link 1).
+#
 # The order of the systems rotates from round to round. Every record is one
 # JSON line in $SMCR_SHARED/bench/results.jsonl, with "system" and "round";
 # tools/bench/report.py turns them into the table, JSON and plot on the host.
@@ -26,6 +44,12 @@
 #   BENCH_EQ_BUF   SO_RCVBUF and SO_SNDBUF of one more 64 KiB stream per
 #                  system, so that all use the same buffers (default 131072:
 #                  RMB elements of 128 KiB for both SMC-R implementations)
+#   BENCH_LINKS_REPEAT     8-stream measurements per link count (default 3;
+#                  0 skips the links and failover cases)
+#   BENCH_FAILOVER_TRIALS  failover trials (default 5; 0 skips them)
+#   BENCH_FAILOVER_TIME    seconds per failover trial's streams (default 10;
+#                  a trial whose streams stop sending less than 1 s after the
+#                  down counts as not measured)
 set -u
 tree=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=/dev/null
@@ -42,6 +66,9 @@ many=${BENCH_MANY:-10000}
 many_intree=${BENCH_MANY_INTREE:-1000}
 many_buf=${BENCH_MANY_BUF:-32768}
 eq_buf=${BENCH_EQ_BUF:-131072}
+links_repeat=${BENCH_LINKS_REPEAT:-3}
+fo_trials=${BENCH_FAILOVER_TRIALS:-5}
+fo_secs=${BENCH_FAILOVER_TIME:-10}
 gid=${BENCH_GID:-1}	# rxe: index 1 is the IPv4-mapped RoCE v2 GID
 ueid=SMCR-BENCH
 out=$SMCR_SHARED/bench
@@ -282,6 +309,135 @@ many_round() {	# SYSTEM COUNT
 	esac
 }
 
+# ------------------------------------------------------------ one link, two links
+max_links_param=/sys/module/smcr/parameters/smcr_max_links_per_lgr
+
+# links_enter N: smcr.ko loaded afresh in this VM with smcr_max_links_per_lgr
+# N (a link group takes the value when it is made: reloading ends the old ones)
+links_enter() {
+	unload smc_diag smc smcr || return 1
+	smcr_load "smcr_max_links_per_lgr=$1" || return 1
+	[[ $(<"$max_links_param") == "$1" ]] || { say "smcr_max_links_per_lgr is $(<"$max_links_param"), not $1"; return 1; }
+}
+
+# await_links N SECONDS: this VM has one link group with N ACTIVE links
+await_links() {
+	local end=$((SECONDS + $2)) lgrs links
+	while ((SECONDS < end)); do
+		lgrs=$("$smcr" -j lgr show 2>/dev/null) && links=$("$smcr" -j link show 2>/dev/null) &&
+			[[ $(jq length <<<"$lgrs") == 1 &&
+			   $(jq '[.[] | select(.state == "ACTIVE")] | length' <<<"$links") == "$1" ]] && return 0
+		sleep 0.2
+	done
+	say "no link group with $1 ACTIVE links: $(jq -c . <<<"${lgrs:-null}") $(jq -c '[.[] | {ibdev, state, conns}]' <<<"${links:-null}")"
+	return 1
+}
+
+# link_conns: this VM's links, {ibdev: connections}
+link_conns() {
+	"$smcr" -j link show 2>/dev/null | jq -c 'map({(.ibdev): .conns}) | add // {}' 2>/dev/null || echo '{}'
+}
+
+# links_phase N: the 8-stream measurements with N links (and, with 2, the
+# failover trials). Both VMs; a measures, b serves.
+links_phase() {
+	local n=$1 key=links-$1 i ok=ok line cli t_down conns
+	vm_sync "$key-enter" 300 || die "peer lost"
+	links_enter "$n" || ok=fail
+	[[ $SMCR_ROLE == b ]] && { server_start smcr "$port" || ok=fail; }
+	vm_put "$key-up-$SMCR_ROLE" "$ok"
+	[[ $(vm_get "$key-up-$SMCR_PEER_ROLE" 300) == ok && $ok == ok ]] ||
+		{ [[ $SMCR_ROLE == a ]] && record_error smcr 0 links "cannot load smcr with $n links"; server_stop; return; }
+	# the link group: a's first connection makes it, the second link (if
+	# any) comes within 30 s
+	[[ $SMCR_ROLE == a ]] && timeout 60 "$bench" client --peer "$peer" --port "$port" --family smc \
+		--timeout 30s stream --msg-size 65536 --time 1s >/dev/null 2>/tmp/bench.err
+	ok=ok
+	await_links "$n" 60 || ok=fail
+	vm_put "$key-lgr-$SMCR_ROLE" "$ok"
+	[[ $(vm_get "$key-lgr-$SMCR_PEER_ROLE" 300) == ok && $ok == ok ]] ||
+		{ [[ $SMCR_ROLE == a ]] && record_error smcr 0 links "no link group of $n links"; vm_sync "$key-end" 600; server_stop; return; }
+	if [[ $SMCR_ROLE == a ]]; then
+		for ((i = 0; i < links_repeat; i++)); do
+			timeout $((secs + 120)) "$bench" client --peer "$peer" --port "$port" --family smc \
+				--timeout $((secs + 90))s --label "$key" stream --msg-size 65536 --conns 8 \
+				--time "${secs}s" >/tmp/bench-links.out 2>/tmp/bench.err &
+			cli=$!
+			sleep "$(awk -v s="$secs" 'BEGIN { print s / 2 }')"
+			conns=$(link_conns)
+			if wait "$cli" && line=$(head -n1 /tmp/bench-links.out) && [[ -n $line ]]; then
+				jq -c --argjson l "$n" --argjson c "$conns" --argjson i "$i" \
+					'. + {mode: "links", links: $l, link_conns: $c, trial: $i}' <<<"$line" | record smcr 0
+			else
+				say "links $n: $(tail -n1 /tmp/bench.err)"
+				record_error smcr 0 links "$n links: $(tail -n1 /tmp/bench.err)"
+			fi
+		done
+	fi
+	((n == 2)) && failover_trials
+	vm_sync "$key-end" 600
+	server_stop
+}
+
+# failover_trials: on the two-link group; a takes its eth1 down under 8 streams
+failover_trials() {
+	local t key ok cli lc line t_down conns
+	for ((t = 0; t < fo_trials; t++)); do
+		key=failover-$t
+		ok=ok
+		await_links 2 60 || ok=fail
+		vm_put "$key-two-$SMCR_ROLE" "$ok"
+		if [[ $(vm_get "$key-two-$SMCR_PEER_ROLE" 120) != ok || $ok != ok ]]; then
+			[[ $SMCR_ROLE == a ]] && record_error smcr "$t" failover "trial $t: no link group of two ACTIVE links"
+			vm_sync "$key-done" 600
+			break
+		fi
+		if [[ $SMCR_ROLE == a ]]; then
+			rm -f /tmp/bench-ready
+			timeout $((fo_secs + 120)) "$bench" client --peer "$peer" --port "$port" --family smc \
+				--timeout $((fo_secs + 90))s --label "$key" --sndbuf 65536 --rcvbuf 65536 \
+				stream --msg-size 16384 --conns 8 --time "${fo_secs}s" \
+				--ready-file /tmp/bench-ready >/tmp/bench-fo.out 2>/tmp/bench.err &
+			cli=$!
+			# 2 s after all 8 are connected and writing
+			while [[ ! -e /tmp/bench-ready ]] && kill -0 "$cli" 2>/dev/null; do sleep 0.05; done
+			# (in the background: smcr + jq take seconds under TCG)
+			link_conns >/tmp/bench-link-conns &
+			lc=$!
+			sleep 2
+			t_down=$(date +%s%N)
+			ip link set eth1 down
+			wait "$cli"
+			ok=$?
+			ip link set eth1 up
+			wait "$lc"
+			conns=$(</tmp/bench-link-conns)
+			[[ -n $conns ]] || conns='{}'
+			"$smcr" -j stats >"$out/failover-$t-stats.json" 2>/dev/null
+			if [[ $ok == 0 ]] && line=$(head -n1 /tmp/bench-fo.out) && [[ -n $line ]]; then
+				# the pauses (>= 10 ms) that end after the down and begin
+				# before it or within 500 ms: the stalls of link 2's streams
+				jq -c --argjson d "$t_down" --argjson c "$conns" --argjson t "$t" \
+					'[.pauses[] | select(.[2] > $d and .[1] < $d + 5e8)] as $s |
+					 ($s | max_by(.[2])) as $m |
+					 . + {mode: "failover", trial: $t, link_conns: $c, down_realtime_ns: $d,
+					      down_after_start_ms: (($d - .start_realtime_ns) / 1e6),
+					      down_before_end_ms: ((.sends_end_realtime_ns - $d) / 1e6),
+					      stalled_conns: ($s | map(.[0]) | unique | length),
+					      down_to_resume_ms: (if $m then ($m[2] - $d) / 1e6 else 0 end),
+					      stall_ms: (if $m then ($m[2] - $m[1]) / 1e6 else 0 end),
+					      stall_starts_after_down_ms: (if $m then ($m[1] - $d) / 1e6 else null end)}' \
+					<<<"$line" | record smcr 0
+			else
+				say "failover trial $t: $(tail -n1 /tmp/bench.err)"
+				record_error smcr "$t" failover "trial $t (links before: $conns): $(tail -n1 /tmp/bench.err)"
+			fi
+		fi
+		vm_sync "$key-done" 600 || die "peer lost"
+	done
+	[[ $SMCR_ROLE == a ]] && ip link set eth1 up
+}
+
 # ------------------------------------------------------------ main
 say "$(uname -r), $rounds rounds of ${secs} s measurements: $systems"
 [[ $SMCR_ROLE == a ]] && : >"$res"
@@ -310,6 +466,11 @@ for sys in $systems; do
 	say "many: $n connections over $sys"
 	many_round "$sys" "$n"
 done
+if [[ " $systems " == *" smcr "* ]] && ((links_repeat > 0)); then
+	say "links: 8 streams over one link, then two; $fo_trials failover trials"
+	links_phase 1
+	links_phase 2
+fi
 vm_sync bench-end 600
 unload smc_diag smc
 say "done: $(wc -l <"$res" 2>/dev/null) records"

@@ -7,6 +7,11 @@ the median over the remaining rounds, with the spread (min..max) beside it.
 Latencies are one-way: half the round trip for the socket ping-pong,
 ib_write_lat's own one-way figures for raw verbs.
 
+The links and failover cases (smcr only) are reported apart: 8 streams over
+a link group of one link and of two (median of the repeats), and the
+failover gap, the median over the trials of the ms from `ip link set eth1
+down` to the end of the longest pause between sends of any stream.
+
 Usage: report.py RESULTS.jsonl OUTDIR
 """
 
@@ -20,6 +25,95 @@ import sys
 SYSTEMS = ["smcr", "intree", "tcp", "raw"]
 NAMES = {"smcr": "smcr", "intree": "in-tree SMC-R", "tcp": "TCP",
          "raw": "raw verbs"}
+
+
+SEPARATE = ("many", "links", "failover")
+
+
+def stat(vs):
+    if not vs:
+        return None
+    return {"median": statistics.median(vs), "min": min(vs), "max": max(vs),
+            "n": len(vs), "samples": vs}
+
+
+def measured(r):
+    """A failover trial measured something: the streams were sending from
+    before the down until 1 s after it."""
+    return r.get("down_after_start_ms", 0) >= 0 and r.get("down_before_end_ms", 1000) >= 1000
+
+
+def links_summary(recs):
+    """8 streams over one and two links, and the failover trials."""
+    links = {}
+    for r in recs:
+        if r.get("mode") == "links" and "error" not in r:
+            links.setdefault(r["links"], []).append(r["mbit_s"])
+    fo = [r for r in recs if r.get("mode") == "failover" and "error" not in r and measured(r)]
+    out = {"links_8_streams_mbit_s": {str(n): stat(vs) for n, vs in sorted(links.items())}}
+    out["failover"] = {
+        "trials": len(fo),
+        "failed": sum(1 for r in recs if r.get("mode") == "failover" and "error" in r),
+        "not_measured": sum(1 for r in recs if r.get("mode") == "failover" and "error" not in r
+                            and not measured(r)),
+        "down_to_resume_ms": stat([r["down_to_resume_ms"] for r in fo]),
+        "stall_ms": stat([r["stall_ms"] for r in fo]),
+        "max_gap_ms": stat([r["max_gap_ms"] for r in fo]),
+        "mbit_s": stat([r["mbit_s"] for r in fo]),
+    }
+    return out
+
+
+def links_markdown(ls, recs):
+    lines = []
+    one = ls["links_8_streams_mbit_s"].get("1")
+    two = ls["links_8_streams_mbit_s"].get("2")
+    fo = ls["failover"]
+    if not one and not two and not fo["trials"] and not fo["failed"]:
+        return lines
+    lines += ["", "## One link vs two links (smcr, 8 streams of 64 KiB messages)", ""]
+    lines.append("| link group | Mbit/s | connections per link (client, mid-stream) |")
+    lines.append("|---|---|---|")
+    for n, s in (("1", one), ("2", two)):
+        per = [r.get("link_conns") for r in recs if r.get("mode") == "links" and
+               str(r.get("links")) == n and "error" not in r]
+        lines.append(f"| {n} link{'s' if n == '2' else ''} | {fmt(s)} | "
+                     f"{json.dumps(per[0]) if per else '-'} |")
+    lines.append(f"\nTwo links / one link: "
+                 f"{rstr(ratio(two and two['median'], one and one['median']))}")
+    lines += ["", "## Failover gap (smcr, two links, eth1 down under 8 streams)", ""]
+    lines.append(f"Trials: {fo['trials']} measured, {fo['failed']} failed, "
+                 f"{fo['not_measured']} not measured (the down not within the streams' sending, "
+                 "1 s before their end at the latest). "
+                 "down->resume: ms from `ip link set eth1 down` to the end of the last-ending "
+                 "pause (>= 10 ms between two 16 KiB sends) of any stream that ends after the "
+                 "down and began before it or within 500 ms (0: none); stall: that pause; "
+                 "longest pause: the longest of the whole trial, wherever it fell (the noise "
+                 "floor of these VMs).")
+    lines.append("")
+    lines.append("| | median (min..max) |")
+    lines.append("|---|---|")
+    lines.append(f"| down->resume, ms | {fmt(fo['down_to_resume_ms'])} |")
+    lines.append(f"| stall, ms | {fmt(fo['stall_ms'])} |")
+    lines.append(f"| longest pause of the trial, ms | {fmt(fo['max_gap_ms'])} |")
+    lines.append(f"| 8-stream Mbit/s across the trial | {fmt(fo['mbit_s'])} |")
+    trials = [r for r in recs if r.get("mode") == "failover"]
+    if trials:
+        lines += ["", "| trial | down->resume ms | stall ms | stall starts after down, ms "
+                  "| streams stalled | longest pause ms | connections per link before | result |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in trials:
+            if "error" in r:
+                lines.append(f"| {r.get('round')} | - | - | - | - | - | - | {r['error']} |")
+                continue
+            after = r.get("stall_starts_after_down_ms")
+            res = "ok" if measured(r) else (
+                f"not measured: down {r.get('down_after_start_ms', 0):.0f} ms after the start, "
+                f"{r.get('down_before_end_ms', 0):.0f} ms before the end")
+            lines.append(f"| {r['trial']} | {r['down_to_resume_ms']:.1f} | {r['stall_ms']:.1f} "
+                         f"| {'-' if after is None else f'{after:.1f}'} | {r.get('stalled_conns')} "
+                         f"| {r['max_gap_ms']:.1f} | {json.dumps(r.get('link_conns'))} | {res} |")
+    return lines
 
 
 def load(path):
@@ -62,7 +156,7 @@ def metrics(rec):
 
 
 def summarize(recs):
-    rounds = sorted({r.get("round", 0) for r in recs if r.get("mode") != "many"})
+    rounds = sorted({r.get("round", 0) for r in recs if r.get("mode") not in SEPARATE})
     skip = {rounds[0]} if len(rounds) > 1 else set()
     samples = {}
     for rec in recs:
@@ -205,6 +299,7 @@ def markdown(summary, many, skip, rounds, recs):
                 f"| {m.get('kib_per_conn', 0):.1f} | {'-' if srv is None else f'{srv / n:.1f}'} "
                 f"| {m.get('client_rmb_bytes', '-')} / {m.get('server_rmb_bytes', '-')} "
                 f"| {m.get('server_lgrs', '-')} |")
+    lines += links_markdown(links_summary(recs), recs)
     counters = [r for r in recs if r.get("mode") == "counters"]
     if counters:
         lines += ["", "## What carried the bytes (client VM, per round)", ""]
@@ -292,6 +387,7 @@ def main():
         json.dump({"rounds": rounds, "warmup_discarded": skip, "summary": flat,
                    "many": many, "targets": [{"target": t, "value": v, "met": ok}
                                              for t, v, ok in targets(summary, many)],
+                   "links": links_summary(recs),
                    "records": recs}, f, indent=1)
     md = markdown(summary, many, skip, rounds, recs)
     with open(os.path.join(outdir, "results.md"), "w", encoding="utf-8") as f:

@@ -128,6 +128,8 @@ TEST(BenchCli, OptionsMustFitTheMode)
 {
 	EXPECT_THROW(parse_cli(V{"client", "--peer", "1.2.3.4", "crr", "--msg-size", "1"}), smcr::ArgError);
 	EXPECT_THROW(parse_cli(V{"client", "--peer", "1.2.3.4", "rr", "--conns", "2"}), smcr::ArgError);
+	EXPECT_THROW(parse_cli(V{"client", "--peer", "1.2.3.4", "rr", "--ready-file", "/tmp/r"}), smcr::ArgError);
+	EXPECT_EQ(parse_cli(V{"client", "--peer", "1.2.3.4", "stream", "--ready-file", "/tmp/r"}).ready_file, "/tmp/r");
 	EXPECT_THROW(parse_cli(V{"client", "--peer", "1.2.3.4", "stream", "--hold", "1s"}), smcr::ArgError);
 	EXPECT_THROW(parse_cli(V{"client", "--peer", "1.2.3.4", "many", "--conns", "2", "--time", "1s"}),
 		     smcr::ArgError);

@@ -60,6 +60,15 @@ run "stream 1s 2 conns" "$common"' and .mode == "stream" and .conns == 2 and .ms
 	and .bytes > 0 and .bytes % 65536 == 0 and .secs >= 0.9 and .secs < 30 and .mbit_s > 0
 	and ((.mbit_s - .bytes * 8 / .secs / 1e6) / .mbit_s | fabs) < 0.001' \
 	"${peer[@]}" stream --time 1s --conns 2
+# the longest pause between sends: within the run, its end after its start
+run "stream max gap" '.max_gap_ms > 0 and .max_gap_ms < .secs * 1000 and .max_gap_conn < 2
+	and .max_gap_end_realtime_ns > .max_gap_start_realtime_ns
+	and ((.max_gap_end_realtime_ns - .max_gap_start_realtime_ns) / 1e6 - .max_gap_ms | fabs) < 0.01
+	and (now * 1e9 - .max_gap_end_realtime_ns) < 60e9 and (now * 1e9 - .max_gap_end_realtime_ns) > 0
+	and .start_realtime_ns <= .max_gap_start_realtime_ns and .max_gap_end_realtime_ns <= .sends_end_realtime_ns + 1e9
+	and (.sends_end_realtime_ns - .start_realtime_ns) >= 0.45e9
+	and (.pauses | all(length == 3 and .[0] < 2 and .[2] - .[1] >= 1e7))' \
+	"${peer[@]}" stream --time 500ms --conns 2 --msg-size 16K
 run "rr 1s" "$common"' and .mode == "rr" and .msg_size == 1 and .count > 0 and .secs >= 0.9
 	and .rtt_min_us > 0 and .rtt_min_us <= .rtt_p50_us and .rtt_p50_us <= .rtt_p99_us
 	and .rtt_p99_us <= .rtt_p999_us and .rtt_p999_us <= .rtt_max_us
