@@ -276,10 +276,12 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 		pr_info_ratelimited("link group %u: DELETE LINK of link %u, which it does not have%s\n",
 				    lnk->lgr->id, req->delete_link.link_num,
 				    lnk->lgr->server ? ": ignored" : "");
-		/* a client that deleted it already: the server waits */
+		/* a client that deleted it already: the server waits - also
+		 * behind busy connections' CDC messages for a send buffer
+		 */
 		if (!lnk->lgr->server) {
 			resp.response = true;
-			smc_llc_send(lnk, &resp, false);
+			smc_llc_send(lnk, &resp, true);
 		}
 		return;
 	}
@@ -291,7 +293,7 @@ static void smc_llc_delete_link(struct smc_link *lnk,
 	if (!req->delete_link.all) {
 		/* our only link: reply, then end it all */
 		resp.response = true;
-		smc_llc_send(lnk, &resp, false);
+		smc_llc_send(lnk, &resp, true);
 	}
 	smc_lgr_terminate(lnk->lgr, false, "peer sent DELETE LINK");
 }
