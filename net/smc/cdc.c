@@ -78,7 +78,7 @@ int smc_cdc_send(struct smc_sock *smc, u8 conn_flags)
 	if (rc) {
 		/* the link is down: the failover's CDC message says it */
 		spin_lock_bh(&conn->lock);
-		conn->sent_flags |= conn_flags;
+		conn->tx_owed_flags |= conn_flags;
 		conn->tx_owed = true;
 		spin_unlock_bh(&conn->lock);
 		return rc;
@@ -174,7 +174,8 @@ static int smc_cdc_post(struct smc_sock *smc, void *buf, u8 conn_flags,
 	/* "present" goes out once, with the cursor just past the byte */
 	if (conn->tx_urg & SMC_CDC_PROD_URG_PRESENT)
 		conn->tx_urg = 0;
-	conn->sent_flags |= conn_flags;
+	conn->sent_flags |= conn_flags | conn->tx_owed_flags;
+	conn->tx_owed_flags = 0;
 	info.conn_flags = conn->sent_flags;
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->rx_urg.ack = false;

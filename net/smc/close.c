@@ -420,7 +420,7 @@ int smc_close_shutdown(struct smc_sock *smc, int how)
 			smc_close_event(smc, SMC_CLOSE_EV_SHUT_WR);
 	}
 	smc_cdc_wake(sk);
-	return rc == -ENOLINK ? 0 : rc;
+	return rc;
 }
 
 /* SO_LINGER with a time: wait for Closed, or the time, or a signal */

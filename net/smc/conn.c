@@ -211,7 +211,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_link *lnk, bool first)
 	conn->lgr = lgr;
 	/* in the table before these checks: a link group's end either sees
 	 * the connection (smc_close_lgr_gone()) or is seen here, and so does
-	 * the deletion of its link (smc_llc_move_conns(), after the link
+	 * the deletion of its link (smc_failover_conns(), after the link
 	 * went down)
 	 */
 	if (smc_lgr_terminating(lgr) ||

@@ -656,6 +656,9 @@ struct smc_link_group {
  * @tx_owed: a CDC message of ours could not be sent or was not posted
  *	(its link went down): the next one, on the link the connection
  *	fails over to (failover.c), carries its flags and cursors
+ * @tx_owed_flags: SMC_CDC_CONN_* of a CDC message that could not take a
+ *	send buffer: not sent yet (not in @sent_flags); the next message
+ *	posted carries them
  * @active: the handshake ended in SMC-R (smc_conn_activate())
  * @tx_peer_cons: the peer's consumer cursor in its RMBE (from its CDC)
  * @tx_seq: sequence number of our last CDC message
@@ -729,6 +732,7 @@ struct smc_conn {
 	u16			tx_acked_seq;
 	struct smc_cursor	tx_acked_prod;
 	bool			tx_owed;
+	u8			tx_owed_flags;
 	bool			active;
 	bool			rx_seq_valid;
 	u8			peer_flags;

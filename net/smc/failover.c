@@ -30,8 +30,10 @@
  * A connection that is not established yet (its handshake named the lost
  * link) or whose peer RMB has no RToken on the target cannot move: the
  * caller then ends the link group, which resets every connection of it.
- * So does a target link that goes down during the move: its own down work
- * finds no other link.
+ * A target link that goes down during the move stops it; its own down
+ * work finds no other link and ends the link group. A connection with
+ * nothing to resend (aborted or Closed) gives up what the lost link did
+ * not deliver, so that its end does not wait for it.
  *
  * Which SS: RFC 7609's, the last completed message's sequence number.
  * Linux's smc.ko sends one less (it records the number before the
@@ -67,12 +69,14 @@ static const char *smc_failover_blocker(struct smc_link_group *lgr,
 
 /*
  * Is there anything to send after the move? Not once the connection is
- * over for us (our C or A reached the peer) or for the peer (its A: its
- * RMBE may be given to another connection already). conn->lock held.
+ * over for us (our C or A reached the peer), for the peer (its A: its
+ * RMBE may be given to another connection already), or Closed (also
+ * after an RMBE conflict, close.c). conn->lock held.
  */
 static bool smc_failover_resend(const struct smc_conn *conn)
 {
-	if (conn->peer_flags & SMC_CDC_CONN_ABORT)
+	if ((conn->peer_flags & SMC_CDC_CONN_ABORT) ||
+	    READ_ONCE(conn->close_state) == SMC_CLOSE_CLOSED)
 		return false;
 	return !(conn->sent_flags &
 		 (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) ||
@@ -80,8 +84,22 @@ static bool smc_failover_resend(const struct smc_conn *conn)
 }
 
 /*
+ * Nothing of @conn will be resent: what the lost link did not deliver
+ * is given up, so that the connection's end does not wait for it
+ * (smc_cdc_tx_settled()). conn->lock held. Return: its end waits.
+ */
+static bool smc_failover_settle(struct smc_conn *conn)
+{
+	conn->tx_owed = false;
+	conn->tx_owed_flags = 0;
+	conn->tx_acked_seq = conn->tx_seq;
+	return conn->end_pending;
+}
+
+/*
  * Move one connection of @from to @to and resend. Return: 1 if it moved,
- * 0 if it was not on @from (any more), -EBUSY if it cannot move.
+ * 0 if it was not on @from (any more), -EBUSY if it cannot move,
+ * -ENOLINK if it moved but @to went down in its resend.
  */
 static int smc_failover_one(struct smc_link_group *lgr, struct smc_sock *smc,
 			    struct smc_link *from, struct smc_link *to)
@@ -89,7 +107,7 @@ static int smc_failover_one(struct smc_link_group *lgr, struct smc_sock *smc,
 	struct smc_conn *conn = &smc->conn;
 	u8 slot = smc_link_slot(to);
 	const struct smc_rtoken *rt;
-	bool resend = false;
+	bool resend = false, end = false;
 	const char *why;
 	bool on_from;
 	int rc = 0;
@@ -119,6 +137,8 @@ static int smc_failover_one(struct smc_link_group *lgr, struct smc_sock *smc,
 	conn->peer_rkey = rt->rkey[slot];
 	conn->peer_addr = rt->vaddr[slot] + conn->peer_off;
 	resend = smc_failover_resend(conn);
+	if (!resend)
+		end = smc_failover_settle(conn);
 	rc = 1;
 unlock:
 	spin_unlock(&conn->lock);
@@ -130,9 +150,11 @@ unlock:
 		spin_unlock_bh(&lgr->lock);
 	}
 	/* an error here is @to's: its down work ends the link group */
-	if (resend)
-		smc_tx_failover(smc);
+	if (resend && smc_tx_failover(smc))
+		rc = -ENOLINK;
 	release_sock(&smc->sk);
+	if (end)
+		smc_cdc_upd_queue(smc);	/* close.c ends it now */
 	return rc;
 }
 
@@ -185,6 +207,9 @@ int smc_failover_conns(struct smc_link_group *lgr, struct smc_link *from,
 			return n;
 		rc = smc_failover_one(lgr, smc, from, to);
 		sock_put(&smc->sk);
+		/* @to down too: its down work ends the link group */
+		if (rc == -ENOLINK)
+			return n + 1;
 		if (rc < 0)
 			return rc;
 		n += rc;

@@ -52,7 +52,8 @@
  * data, before the writer blocks (the peer can only make room for bytes it
  * was told of), or at shutdown(SHUT_WR) and close(); an abortive close
  * drops it. A push that finds no free send buffer in llc_timeout_ms finds
- * the link taken down (smc_wr_tx_get()): the connection is reset.
+ * the link taken down (smc_wr_tx_get()): the connection fails over to
+ * another link of its link group, or is reset with the link group.
  */
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -176,8 +177,10 @@ static void smc_tx_urg_end(struct smc_sock *smc, size_t sent, bool told)
 	struct smc_conn *conn = &smc->conn;
 
 	spin_lock_bh(&conn->lock);
-	if (sent)	/* TCP: after the last byte sent */
-		smc_tx_urg_mark(conn, conn->tx_prod);
+	if (sent)	/* TCP: after the last byte sent (staged, if the
+			 * link is down: see smc_tx_push())
+			 */
+		smc_tx_urg_mark(conn, conn->tx_staged);
 	else
 		conn->tx_urg = 0;	/* withdraws an announcement */
 	spin_unlock_bh(&conn->lock);
@@ -309,9 +312,9 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
  * peer answers), urgent data pending and present. It goes even with no
  * byte to resend: a lost window update or close flag lives only in it
  * (4.6.2's second option, combining the failed messages into one). No
- * byte is written once the peer closed or aborted, or after our A; and a
- * connection whose C is in flight after bytes the peer may lack is
- * aborted instead (see below).
+ * byte is written, and our producer cursor is not rewound, once the
+ * connection is aborted or closed on either side; a connection whose C
+ * was posted after bytes the peer may lack is aborted instead (below).
  *
  * Return: 0 or a negative errno (the new link went down too).
  */
@@ -319,45 +322,56 @@ int smc_tx_failover(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct smc_cursor from;
-	bool write;
+	bool write, blocked;
 	void *cdc;
 	int n, rc;
 
 	rc = smc_cdc_send_failover(smc);
+	if (!rc)
+		rc = smc_cdc_get_buf(smc, &cdc);
 	if (rc)
 		return rc;
+	/* with the buffer: no sleep between the rewind and the write */
 	spin_lock_bh(&conn->lock);
 	from = smc_curs_replay_from(&conn->tx_ring, conn->tx_acked_prod,
 				    conn->tx_peer_cons, conn->tx_prod);
-	/* rewind: the send buffer keeps every byte not consumed */
-	n = smc_curs_diff(&conn->tx_ring, from, conn->tx_prod);
-	conn->sb_prod = smc_curs_sub(&conn->sb_ring, conn->sb_prod, n);
-	conn->tx_prod = from;
-	if (conn->tx_urg_hold &&
-	    smc_curs_cmp(&conn->tx_ring, from, conn->tx_urg_mark) < 0)
-		conn->tx_urg |= SMC_CDC_PROD_URG_PENDING |
-				SMC_CDC_PROD_URG_PRESENT;
-	conn->tx_upd_req = conn->tx_blocked;
 	n = smc_curs_diff(&conn->tx_ring, from, conn->tx_staged);
 	/*
-	 * Our C in flight after bytes the peer may lack: if it had them,
-	 * and our C, it may have closed too and given its RMBE to another
+	 * Our C posted, after bytes the peer may lack: if it had them, and
+	 * our C, it may have closed too and given its RMBE to another
 	 * connection - no byte may be written there any more. Not knowing
-	 * which, abort (4.6.1: the connection cannot resume intact).
+	 * which, abort (4.6.1: the connection cannot resume intact). A C
+	 * that only is owed never left: the bytes go first, then it.
 	 */
 	if (n > 0 && (conn->sent_flags & SMC_CDC_CONN_CLOSED))
 		conn->sent_flags |= SMC_CDC_CONN_ABORT;
-	write = n > 0 && !(conn->sent_flags & SMC_CDC_CONN_ABORT) &&
-		!(conn->peer_flags & (SMC_CDC_CONN_CLOSED |
-				      SMC_CDC_CONN_ABORT));
+	/* nothing into an RMBE the peer may have given away (aborted,
+	 * closed by either side, or an RMBE conflict: close.c)
+	 */
+	write = n > 0 && !smc_conn_aborted(conn) &&
+		!(conn->tx_owed_flags & SMC_CDC_CONN_ABORT) &&
+		!(conn->peer_flags & SMC_CDC_CONN_CLOSED);
+	if (write) {
+		/* rewind: the send buffer keeps every byte not consumed */
+		conn->sb_prod = smc_curs_sub(&conn->sb_ring, conn->sb_prod,
+					     smc_curs_diff(&conn->tx_ring, from,
+							   conn->tx_prod));
+		conn->tx_prod = from;
+		if (conn->tx_urg_hold &&
+		    smc_curs_cmp(&conn->tx_ring, from, conn->tx_urg_mark) < 0)
+			conn->tx_urg |= SMC_CDC_PROD_URG_PENDING |
+					SMC_CDC_PROD_URG_PRESENT;
+	}
+	blocked = conn->tx_blocked;
+	conn->tx_upd_req = blocked;
 	spin_unlock_bh(&conn->lock);
-	rc = smc_cdc_get_buf(smc, &cdc);
-	if (rc)
-		return rc;
 	if (write) {
 		rc = smc_tx_write(smc, cdc, n, false);
 		if (rc)
 			return rc;
+		spin_lock_bh(&conn->lock);
+		conn->tx_blocked = blocked;	/* no new room came */
+		spin_unlock_bh(&conn->lock);
 	}
 	return smc_cdc_send_again(smc, cdc);
 }

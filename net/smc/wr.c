@@ -47,6 +47,10 @@
 #include "wr.h"
 
 #define SMC_WR_DRAIN_MS		10000
+/* llc_timeout_ms periods a sender waits for a send buffer while others
+ * get the ones that come free (smc_wr_tx_take())
+ */
+#define SMC_WR_TX_WAIT_ROUNDS	3
 
 static inline u8 *smc_wr_tx_buf(struct smc_link *lnk, u32 idx)
 {
@@ -522,6 +526,7 @@ static int smc_wr_tx_take(struct smc_link *lnk, bool wait, u32 first,
 			  u32 end, void **buf)
 {
 	long timeout = msecs_to_jiffies(READ_ONCE(smc_llc_timeout_ms));
+	unsigned long give_up = jiffies + SMC_WR_TX_WAIT_ROUNDS * timeout;
 	bool took = false;
 	u32 idx = 0, seen;
 
@@ -531,7 +536,7 @@ static int smc_wr_tx_take(struct smc_link *lnk, bool wait, u32 first,
 		if (!wait)
 			return -EBUSY;
 		/* not interruptible: a signal must not cost a CDC message
-		 * (a window update, a close); the wait is bounded
+		 * (a window update, a close); the wait is bounded: below
 		 */
 		seen = READ_ONCE(lnk->wr.tx_completed);
 		wait_event_timeout(lnk->wr.tx_wait,
@@ -543,8 +548,12 @@ static int smc_wr_tx_take(struct smc_link *lnk, bool wait, u32 first,
 			break;
 		if (!smc_wr_link_usable(lnk))
 			return -ENOLINK;
-		/* buffers came free, for other senders: the link works */
-		if (READ_ONCE(lnk->wr.tx_completed) != seen)
+		/* buffers came free, for other senders: the link works -
+		 * for SMC_WR_TX_WAIT_ROUNDS timeouts at most: a peer that
+		 * frees one now and then does not hold us for ever
+		 */
+		if (READ_ONCE(lnk->wr.tx_completed) != seen &&
+		    time_before(jiffies, give_up))
 			continue;
 		pr_warn_ratelimited("link group %u link %u: no send buffer free for %u ms, link down\n",
 				    lnk->lgr->id, lnk->link_id,
@@ -572,8 +581,10 @@ static int smc_wr_tx_take(struct smc_link *lnk, bool wait, u32 first,
 /**
  * smc_wr_tx_get() - take a free send buffer of a link
  * @lnk: the link
- * @wait: sleep (up to llc_timeout_ms, not interruptibly) until one is
- *	free; false in atomic or completion context
+ * @wait: sleep (not interruptibly) until one is free: up to
+ *	llc_timeout_ms while none comes free, SMC_WR_TX_WAIT_ROUNDS times
+ *	that while other senders take the ones that do; false in atomic or
+ *	completion context
  * @buf: set to the zeroed buffer of SMC_WR_BUF_SIZE bytes
  *
  * Send buffers free as the peer acknowledges our messages, within
@@ -581,7 +592,9 @@ static int smc_wr_tx_take(struct smc_link *lnk, bool wait, u32 first,
  * peer takes none of our messages (it withholds its receive buffers, or
  * is gone): like a TEST LINK without a reply (4.5.3), that makes the link
  * unusable, and it is taken down - rather than have every sender give up
- * on its own while the peer may still write into our RMBs.
+ * on its own while the peer may still write into our RMBs. So is a link
+ * whose buffers this sender did not get in SMC_WR_TX_WAIT_ROUNDS times
+ * that, although some came free: a peer that frees one now and then.
  *
  * Return: 0; -ENOLINK if the link is down, also when it was taken down
  * for want of a buffer; -EBUSY (no wait) if none is free.
