@@ -28,6 +28,10 @@ restore_rxe1() {
 st_cleanup 'restore_rxe1; rm -f $HOLD'
 st_param data_path Y || exit 1
 st_param smcr_max_links_per_lgr 2 || exit 1
+# the link group must outlive each phase's connections until link 2 is
+# back: on a loaded machine the re-add and the listings took longer than
+# the suite's 10 s linger
+st_param lgr_linger_ms 60000 || exit 1
 
 # await_links N TYPE SECONDS: the only link group has N ACTIVE links and
 # type TYPE; prints "LGR-ID LINK-IDS CONNS-PER-LINK"
