@@ -661,6 +661,12 @@ st_failover_busy() {
 	local who=$1 n=$2 b=$3 loose=${4:-} p=$ST_PORT s=$SMCR_TOOLS/bin/smcr
 	local lgr want cpid end got links
 	st_cleanup 'ip link set eth1 up'
+	# the debug kernel's receive path, under 16 busy duplex connections,
+	# left send completions away for over the suite's 5 s: a working link
+	# was taken down for want of a send buffer (wr.c) before the test's
+	if [[ ${ST_IMPL:-smcr} == smcr && ${SMCR_KERNEL:-} == debug ]]; then
+		st_param llc_timeout_ms 20000 || return 1
+	fi
 	st_two_links_up 64K || return 1
 	lgr=$("$s" -j lgr show | jq -r '.[0].id')
 	case $SMCR_ROLE in
