@@ -716,3 +716,25 @@ st_failover_busy() {
 	echo "after: link group $got, ACTIVE links $links"
 	vm_sync "$ST_KEY-done"
 }
+
+# st_interop_two_links: both sides of an interop test allow two links per
+# link group. Linux (net.smc.smcr_max_links_per_lgr) takes a second RoCE
+# port for a version 2 link group only if its interface has an address in
+# the subnet of the connection's own address (192.0.2.0/24; eth1 is on
+# 198.18.0.0/15), so Linux's eth1 also gets 192.0.2.1x/24, without a prefix
+# route (nothing is routed differently). smcr: smcr_max_links_per_lgr 2 and
+# hs_limit 256. Restored when the test exits.
+st_interop_two_links() {
+	local sys=/proc/sys/net/smc/smcr_max_links_per_lgr old alias
+	if [[ $ST_IMPL == linux ]]; then
+		[[ -w $sys ]] || { echo "Linux without $sys (6.12 and the debug kernel have it)"; return 1; }
+		old=$(<"$sys")
+		alias=192.0.2.1$([[ $SMCR_ROLE == a ]] && echo 1 || echo 2)/24
+		st_cleanup "echo $old >$sys; ip addr del $alias dev eth1 2>/dev/null"
+		echo 2 >"$sys" || { echo "cannot set $sys"; return 1; }
+		ip addr add "$alias" dev eth1 noprefixroute || { echo "cannot add $alias to eth1"; return 1; }
+	else
+		st_param smcr_max_links_per_lgr 2 || return 1
+		st_param hs_limit 256 || return 1
+	fi
+}

@@ -23,19 +23,7 @@ source "$ST_DIR/lib.sh"
 st_need_rxe
 N=$(st_size 40 20)
 B=$(st_size 256K 64K)
-SYS=/proc/sys/net/smc/smcr_max_links_per_lgr
-
-if [[ $ST_IMPL == linux ]]; then
-	[[ -w $SYS ]] || st_fail "Linux without $SYS (6.12 and the debug kernel have it)"
-	old=$(<"$SYS")
-	ALIAS=192.0.2.1$([[ $SMCR_ROLE == a ]] && echo 1 || echo 2)/24
-	trap 'echo "$old" >"$SYS"; ip addr del "$ALIAS" dev eth1 2>/dev/null' EXIT
-	echo 2 >"$SYS" || st_fail "cannot set $SYS"
-	ip addr add "$ALIAS" dev eth1 noprefixroute || st_fail "cannot add $ALIAS to eth1"
-else
-	st_param smcr_max_links_per_lgr 2 || exit 1
-	st_param hs_limit 256 || exit 1
-fi
+st_interop_two_links || st_fail "cannot allow two links"
 st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
 vm_sync "$ST_KEY-clean" || exit 1
 st_two_links "$N" "$B"
