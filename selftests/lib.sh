@@ -656,10 +656,13 @@ st_await_lgr_count() {
 # after the data), this VM lists the same link group alone, of type SINGLE
 # with link 1 its only ACTIVE link - or, with "any", still the same link
 # group with at least one ACTIVE link (Linux may add a link on the one
-# port left). Restores eth1 at exit.
+# port left). Restores eth1 at exit. The connections' watchdog is a
+# minute below the test's TIMEOUT, so that a stalled connection fails the
+# test rather than the driver's kill, and 15 s before it this VM prints
+# the state of the connections still open (st_failover_dump).
 st_failover_busy() {
 	local who=$1 n=$2 b=$3 loose=${4:-} p=$ST_PORT s=$SMCR_TOOLS/bin/smcr
-	local lgr want cpid end got links
+	local lgr want cpid end got links wd=$((ST_TIMEOUT - 60)) dpid
 	st_cleanup 'ip link set eth1 up'
 	# the debug kernel's receive path, under 16 busy duplex connections,
 	# left send completions away for over the suite's 5 s: a working link
@@ -671,12 +674,12 @@ st_failover_busy() {
 	lgr=$("$s" -j lgr show | jq -r '.[0].id')
 	case $SMCR_ROLE in
 	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
-		--bytes "$b" --mode duplex --expect-mode smcr --timeout 480s || return 1 ;;
+		--bytes "$b" --mode duplex --expect-mode smcr --timeout "${wd}s" || return 1 ;;
 	a) st_await s1 || return 1
 	   touch "$ST_TMP/hold"
 	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
 		--bytes "$b" --mode duplex --expect-mode smcr --hold 120s \
-		--hold-file "$ST_TMP/hold" --timeout 480s &
+		--hold-file "$ST_TMP/hold" --timeout "${wd}s" &
 	   cpid=$! ;;
 	esac
 	# all connected first: handshakes under the data are not the subject
@@ -692,10 +695,14 @@ st_failover_busy() {
 		echo "eth1 down at $(date +%s.%N)"
 		ip link set eth1 down || { echo "ip link set eth1 down failed"; return 1; }
 	fi
+	# (SECONDS: the test's clock, which the watchdogs started near 0)
+	{ sleep $((wd - 15 - SECONDS)) && st_failover_dump; } &
+	dpid=$!
 	case $SMCR_ROLE in
 	b) st_wait_all || { echo "a connection failed (server side)"; return 1; } ;;
 	a) wait "$cpid" || { echo "a connection failed (client side)"; return 1; } ;;
 	esac
+	kill "$dpid" 2>/dev/null
 	end=$((SECONDS + $(st_size 30 60)))
 	while :; do
 		got=$("$s" -j lgr show | jq -r '"\(length) \(.[0].id) \(.[0].type)"')
@@ -715,6 +722,20 @@ st_failover_busy() {
 	done
 	echo "after: link group $got, ACTIVE links $links"
 	vm_sync "$ST_KEY-done"
+}
+
+# st_failover_dump: the state of a stalled failover test - this VM's AF_SMC
+# sockets (cursors, flags, link), links, link groups and the kernel's last
+# smc lines.
+st_failover_dump() {
+	local s=$SMCR_TOOLS/bin/smcr
+	echo "--- connections still open (role $SMCR_ROLE, $ST_IMPL)"
+	"$SMCTEST" diag --kv 2>&1 | grep -v 'state=LISTEN' | head -n 40
+	if [[ ${ST_IMPL:-smcr} == smcr ]]; then
+		"$s" lgr show
+		"$s" link show
+	fi
+	dmesg | grep -iE 'smc|rxe|link' | tail -n 30
 }
 
 # st_interop_two_links: both sides of an interop test allow two links per

@@ -1,7 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: a client killed (SIGKILL) mid-stream: the server's connection ends, the link group stays and carries a new SMC-R connection
 # SMOKE: no
-# DEBUG: linux-a
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 200
 #

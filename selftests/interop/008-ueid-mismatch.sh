@@ -1,7 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko with no user EID in common: the server declines the SMC-R v2 Proposal, both fall back to TCP with the expected reasons, data intact
 # SMOKE: no
-# DEBUG: linux-a
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 200
 #

@@ -3,7 +3,7 @@
 # SMOKE: no
 # DEBUG: no
 # PEER: yes
-# TIMEOUT: 420
+# TIMEOUT: 240
 #
 # RFC 7609 4.6 across implementations. The two links as in 010 (Linux's
 # eth1 gets an address in 192.0.2.0/24 without a prefix route). Then

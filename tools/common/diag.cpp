@@ -20,6 +20,15 @@
 
 namespace smcr {
 
+namespace {
+
+std::string cursor_text(const smc_diag_cursor &c)
+{
+	return std::to_string(c.wrap) + ":" + std::to_string(c.count);
+}
+
+} // namespace
+
 DiagParse diag_parse(std::span<const uint8_t> buf, std::vector<DiagEntry> &out)
 {
 	size_t off = 0;
@@ -87,6 +96,15 @@ DiagParse diag_parse(std::span<const uint8_t> buf, std::vector<DiagEntry> &out)
 						e.rx_prod_count = ci.rx_prod.count;
 						e.tx_prod_wrap = ci.tx_prod.wrap;
 						e.tx_prod_count = ci.tx_prod.count;
+						e.rx_cons = cursor_text(ci.rx_cons);
+						e.tx_cons = cursor_text(ci.tx_cons);
+						e.tx_prep = cursor_text(ci.tx_prep);
+						e.tx_sent = cursor_text(ci.tx_sent);
+						e.tx_fin = cursor_text(ci.tx_fin);
+						e.rx_prod_flags = ci.rx_prod_flags;
+						e.rx_conn_flags = ci.rx_conn_state_flags;
+						e.tx_prod_flags = ci.tx_prod_flags;
+						e.tx_conn_flags = ci.tx_conn_state_flags;
 					}
 					break;
 				case SMC_DIAG_LGRINFO:

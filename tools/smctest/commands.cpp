@@ -331,6 +331,11 @@ std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all
 		std::snprintf(b, sizeof(b), "0x%08x", x);
 		return std::string(b);
 	};
+	auto hex2 = [](uint8_t x) {
+		char b[4];
+		std::snprintf(b, sizeof(b), "%02x", x);
+		return std::string(b);
+	};
 	std::ostringstream os;
 	if (c.diag_kv) {
 		for (auto &e : v) {
@@ -342,7 +347,10 @@ std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all
 			if (e.has_conn)
 				os << " token=" << hex(e.token) << " rmbe=" << e.rmbe_size
 				   << " peer_rmbe=" << e.peer_rmbe_size << " sndbuf=" << e.sndbuf_size << " rx_prod=" << e.rx_prod_wrap << ":"
-				   << e.rx_prod_count << " tx_prod=" << e.tx_prod_wrap << ":" << e.tx_prod_count;
+				   << e.rx_prod_count << " tx_prod=" << e.tx_prod_wrap << ":" << e.tx_prod_count
+				   << " rx_cons=" << e.rx_cons << " tx_cons=" << e.tx_cons << " tx_prep=" << e.tx_prep
+				   << " tx_sent=" << e.tx_sent << " tx_fin=" << e.tx_fin << " flags=" << hex2(e.rx_prod_flags)
+				   << hex2(e.rx_conn_flags) << "/" << hex2(e.tx_prod_flags) << hex2(e.tx_conn_flags);
 			if (e.has_lgr)
 				os << " dev=" << (e.ibname.empty() ? "-" : e.ibname) << " link=" << int(e.link_id)
 				   << " role=" << (e.lgr_role ? "server" : "client");
