@@ -98,6 +98,9 @@ connection setup:
                        server: keep the listener open up to DUR after the last
                        connection (ends early when --ready-file is removed)
   --hold-file PATH     client: end the --hold early once PATH does not exist
+  --late-shutdown      duplex: shutdown(SHUT_WR) only once all --bytes were
+                       received as well as sent, so that no side is in a
+                       closing state while data still flows
   --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
                        TCP_KEEPCNT 2 on each connection
   --sndbuf SIZE        SO_SNDBUF SIZE: client before connect, server and hold
@@ -302,6 +305,7 @@ Config parse_cli(const std::vector<std::string> &args)
 		} else if (o == "--retry") c.retry_ms = a.value_ms();
 		else if (o == "--hold") c.hold_ms = a.value_ms();
 		else if (o == "--hold-file") c.hold_file = a.value();
+		else if (o == "--late-shutdown") c.late_shutdown = true;
 		else if (o == "--keepalive") {
 			uint64_t n = a.value_u64();
 			if (n == 0 || n > 32767) throw ArgError("--keepalive must be 1..32767 (seconds)");

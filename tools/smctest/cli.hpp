@@ -53,6 +53,7 @@ struct Config {
 	uint64_t seed = 1;
 	unsigned conns = 1;
 	bool concurrent = false;	// server: one thread per accepted connection
+	bool late_shutdown = false;	// duplex: SHUT_WR only once all --bytes came in too
 	unsigned backlog = 1024;
 	ConnectMode connect = ConnectMode::Block;
 	AcceptMode accept = AcceptMode::Block;

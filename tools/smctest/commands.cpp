@@ -105,6 +105,8 @@ void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 		s.send_bytes = c.bytes;
 		s.send_seed = c.seed + 1;
 		s.verify_seed = c.seed;
+		if (c.late_shutdown)
+			s.shutdown_after_recv = c.bytes;
 		auto r = transfer(fd.get(), s, c.io);
 		if (chatty)
 			say(label + ": duplex sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex() +
@@ -189,6 +191,8 @@ void client_conn(const Config &c, unsigned idx)
 		s.send_seed = c.seed;
 		s.shutdown_after_send = duplex;
 		s.verify_seed = duplex ? c.seed + 1 : c.seed;
+		if (duplex && c.late_shutdown)
+			s.shutdown_after_recv = c.bytes;
 		auto r = transfer(fd.get(), s, c.io);
 		auto expect = smcr::pattern_checksum(*s.verify_seed, c.bytes);
 		if (r.mismatch_at || r.received.bytes() != c.bytes || r.received.value() != expect.value())

@@ -5,8 +5,10 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdio>
 #include <exception>
+#include <mutex>
 #include <span>
 #include <thread>
 #include <vector>
@@ -36,7 +38,37 @@ struct Receiver {
 	}
 };
 
-void send_blocking(int fd, const TransferSpec &spec, smcr::Checksum &sent)
+// What the receiving thread has seen, for a sender whose shutdown waits
+// for it (TransferSpec::shutdown_after_recv).
+class RecvGate {
+public:
+	void add(uint64_t n)
+	{
+		std::lock_guard l(m_);
+		got_ += n;
+		cv_.notify_all();
+	}
+	// the receiver returned (EOF) or failed: nothing more will come
+	void finish()
+	{
+		std::lock_guard l(m_);
+		done_ = true;
+		cv_.notify_all();
+	}
+	void wait(uint64_t want)
+	{
+		std::unique_lock l(m_);
+		cv_.wait(l, [&] { return done_ || got_ >= want; });
+	}
+
+private:
+	std::mutex m_;
+	std::condition_variable cv_;
+	uint64_t got_ = 0;
+	bool done_ = false;
+};
+
+void send_blocking(int fd, const TransferSpec &spec, smcr::Checksum &sent, RecvGate *gate = nullptr)
 {
 	std::vector<uint8_t> buf(spec.msgsize);
 	uint64_t off = 0;
@@ -48,14 +80,24 @@ void send_blocking(int fd, const TransferSpec &spec, smcr::Checksum &sent)
 		sent.update(s);
 		off += n;
 	}
+	if (gate)
+		gate->wait(spec.shutdown_after_recv);
 	if (spec.shutdown_after_send && ::shutdown(fd, SHUT_WR) < 0)
 		throw_errno("shutdown(SHUT_WR)", errno);
 }
 
-void recv_blocking(int fd, const TransferSpec &spec, TransferResult &res)
+void recv_blocking(int fd, const TransferSpec &spec, TransferResult &res, RecvGate *gate = nullptr)
 {
 	std::vector<uint8_t> buf(spec.msgsize);
 	Receiver r{spec, res};
+	struct Finish {
+		RecvGate *g;
+		~Finish()
+		{
+			if (g)
+				g->finish();
+		}
+	} finish{gate};
 	for (;;) {
 		ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
 		if (n < 0) {
@@ -66,6 +108,8 @@ void recv_blocking(int fd, const TransferSpec &spec, TransferResult &res)
 		if (n == 0)
 			return;
 		r.on_data(std::span<const uint8_t>(buf.data(), static_cast<size_t>(n)));
+		if (gate)
+			gate->add(static_cast<uint64_t>(n));
 	}
 }
 
@@ -82,16 +126,18 @@ TransferResult transfer_blocking(int fd, const TransferSpec &spec)
 		return res;
 	}
 	std::exception_ptr send_err;
+	RecvGate gate;
+	RecvGate *g = spec.shutdown_after_recv ? &gate : nullptr;
 	{
 		std::jthread sender([&] {
 			try {
-				send_blocking(fd, spec, res.sent);
+				send_blocking(fd, spec, res.sent, g);
 			} catch (...) {
 				send_err = std::current_exception();
 			}
 		});
 		try {
-			recv_blocking(fd, spec, res);
+			recv_blocking(fd, spec, res, g);
 		} catch (...) {
 			// Unblock the sender before the jthread joins.
 			::shutdown(fd, SHUT_RDWR);
@@ -112,16 +158,19 @@ TransferResult transfer_poll(int fd, const TransferSpec &spec)
 	std::vector<uint8_t> sbuf(spec.msgsize), rbuf(spec.msgsize);
 	uint64_t off = 0;
 	size_t pending = 0, pending_pos = 0; // filled but unsent part of sbuf
-	bool send_done = false, recv_done = !spec.recv;
+	bool send_done = false, recv_done = !spec.recv, sent_all = spec.send_bytes == 0;
 	auto finish_send = [&] {
 		if (spec.shutdown_after_send && ::shutdown(fd, SHUT_WR) < 0)
 			throw_errno("shutdown(SHUT_WR)", errno);
 		send_done = true;
 	};
-	if (spec.send_bytes == 0)
-		finish_send();
 	while (!send_done || !recv_done) {
-		short ev = (send_done ? 0 : POLLOUT) | (recv_done ? 0 : POLLIN);
+		if (sent_all && !send_done &&
+		    (recv_done || res.received.bytes() >= spec.shutdown_after_recv))
+			finish_send();
+		if (send_done && recv_done)
+			break;
+		short ev = (sent_all ? 0 : POLLOUT) | (recv_done ? 0 : POLLIN);
 		short re = wait_fd(fd, ev, 1000);
 		if (re == 0)
 			continue;
@@ -135,7 +184,7 @@ TransferResult transfer_poll(int fd, const TransferSpec &spec)
 				throw_errno("recv", errno);
 		}
 		// POLLERR/POLLHUP: let send() report the error instead of spinning.
-		if (!send_done && (re & (POLLOUT | POLLERR | POLLHUP))) {
+		if (!sent_all && (re & (POLLOUT | POLLERR | POLLHUP))) {
 			if (pending == 0) {
 				size_t n = static_cast<size_t>(
 					std::min<uint64_t>(sbuf.size(), spec.send_bytes - off));
@@ -152,7 +201,7 @@ TransferResult transfer_poll(int fd, const TransferSpec &spec)
 				if (pending_pos == pending)
 					pending = 0;
 				if (off == spec.send_bytes)
-					finish_send();
+					sent_all = true;
 			} else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
 				throw_errno("send", errno);
 			}

@@ -1,9 +1,11 @@
 // Transfer helpers over a local socketpair (no network needed).
 #include <gtest/gtest.h>
 
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <thread>
+#include <vector>
 
 #include "smcr/fd.hpp"
 #include "transfer.hpp"
@@ -49,6 +51,38 @@ TEST_P(TransferP, DuplexOverSocketpair)
 	EXPECT_EQ(ra.received.value(), rb.sent.value());
 	EXPECT_EQ(rb.received.value(), ra.sent.value());
 	EXPECT_EQ(ra.sent.value(), smcr::pattern_checksum(5, n).value());
+}
+
+// shutdown_after_recv: the EOF comes only after the peer's bytes arrived
+TEST_P(TransferP, LateShutdownWaitsForThePeersBytes)
+{
+	int sv[2];
+	ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	smcr::UniqueFd a(sv[0]), b(sv[1]);
+	const uint64_t n = 100 * 1000, m = 5000;
+	TransferSpec sa;
+	sa.send_bytes = n;
+	sa.send_seed = 5;
+	sa.shutdown_after_recv = m;
+	TransferResult ra;
+	std::thread t([&] { ra = transfer(a.get(), sa, GetParam()); });
+	std::vector<uint8_t> buf(n);
+	uint64_t got = 0;
+	while (got < n) {
+		ssize_t r = ::recv(b.get(), buf.data(), buf.size(), 0);
+		ASSERT_GT(r, 0);
+		got += static_cast<uint64_t>(r);
+	}
+	EXPECT_EQ(got, n);
+	pollfd p{b.get(), POLLIN, 0};
+	EXPECT_EQ(::poll(&p, 1, 200), 0) << "EOF before the peer's bytes came";
+	std::vector<uint8_t> out(m, 0x5a);
+	ASSERT_EQ(::send(b.get(), out.data(), out.size(), 0), static_cast<ssize_t>(m));
+	EXPECT_EQ(::recv(b.get(), buf.data(), buf.size(), 0), 0);
+	::shutdown(b.get(), SHUT_WR);
+	t.join();
+	EXPECT_EQ(ra.sent.bytes(), n);
+	EXPECT_EQ(ra.received.bytes(), m);
 }
 
 TEST_P(TransferP, EchoOverSocketpair)
