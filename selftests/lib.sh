@@ -469,7 +469,9 @@ st_duplex_smcr() {
 }
 
 # st_held_conns_split N BYTES LGRS MAX: N concurrent duplex connections of
-# BYTES from a to b (port $ST_PORT), SMC-R on both sides and held open 8 s,
+# BYTES from a to b (port $ST_PORT), SMC-R on both sides and held open
+# until both VMs have counted them (at most 100 s: a fixed 8 s hold let the
+# first ones end before the last had connected on a slow debug machine),
 # spread as st_lgrs_split N LGRS MAX says. Returns 1 on any failure.
 st_held_conns_split() {
 	local n=$1 bytes=$2 rc=0 cpid
@@ -477,11 +479,14 @@ st_held_conns_split() {
 	b) st_serve_bg held server --port "$ST_PORT" --conns "$n" --concurrent --bytes "$bytes" \
 		--mode duplex --expect-mode smcr --timeout 150s || return 1 ;;
 	a) st_await held || return 1
+	   touch "$ST_TMP/hold"
 	   st_smctest client --addr "$SMCR_PEER_IP" --port "$ST_PORT" --conns "$n" --bytes "$bytes" \
-		--mode duplex --expect-mode smcr --hold 8s --timeout 150s &
+		--mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" --timeout 150s &
 	   cpid=$! ;;
 	esac
 	st_lgrs_split "$n" "$3" "$4" || rc=1
+	vm_sync "$ST_KEY-counted" || rc=1
+	[[ $SMCR_ROLE == a ]] && rm -f "$ST_TMP/hold"
 	case $SMCR_ROLE in
 	b) st_wait_all || rc=1 ;;
 	a) wait "$cpid" || rc=1 ;;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: urgent data (MSG_OOB) both ways over SMC-R v2, as on TCP, counted as SMC-R urgent data on both sides
 # SMOKE: no
-# DEBUG: linux-b
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 200
 #

@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr <-> Linux smc.ko: close and abort from each side over SMC-R: the other side sees the data then EOF after a close, a reset after an abort
 # SMOKE: no
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 240
 #

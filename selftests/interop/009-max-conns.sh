@@ -10,7 +10,7 @@
 # 16 connections and a server opens the next link group, with the same
 # peer, GID and MAC, for the 17th: Linux when it is the server, smcr
 # (smc_contact_full()) when Linux is the client. 40 concurrent connections
-# a->b, all held open 8 s, so they coexist. Asserts on both sides: every
+# a->b, all held open until both sides counted them. Asserts on both sides: every
 # connection SMC-R and byte-exact (its own sock_diag), 3 link groups at
 # once, none with more than 16 connections, all of version 2.1. The client
 # must take each connection's link group by the QP the Accept names: with

@@ -8,7 +8,7 @@
 # is 16. Release 1 agrees on the smaller maximum, so the server (smcr on b,
 # smc_contact_full()) opens a new link group, with the same key, for the 17th
 # connection; the client must find each connection's link group by the QP
-# its Accept names. 40 concurrent connections a->b, held open 8 s.
+# its Accept names. 40 concurrent connections a->b, held open until both sides counted them.
 # Asserts on both sides: all 40 SMC-R and byte-exact (sock_diag), 3 link
 # groups at once with at most 16 connections each, all of version 2.1.
 source "$ST_DIR/lib.sh"

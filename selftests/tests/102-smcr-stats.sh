@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smcr --json stats: fallback counters by reason and role after a transfer; reset; EPERM; per netns
 # SMOKE: yes
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 240
 #

@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: smc_run moves unmodified TCP programs to SMC-R: iperf3 and 32 threads calling socket() at once; diag, lgr show and stats agree
 # SMOKE: yes
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 240
 #

@@ -1,6 +1,7 @@
 #!/bin/bash
 # DESC: net.smc.* sysctls: read the module parameters, enforce their ranges, smcr_testlink_time is keepalive_ms in s, root only; rmem sizes new RMB elements
 # SMOKE: yes
+# DEBUG: no
 # PEER: yes
 # TIMEOUT: 120
 #
