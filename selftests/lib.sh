@@ -478,7 +478,7 @@ st_held_conns_split() {
 	case $SMCR_ROLE in
 	b) st_serve_bg held server --port "$ST_PORT" --conns "$n" --concurrent --bytes "$bytes" \
 		--mode duplex --expect-mode smcr --timeout 150s || return 1 ;;
-	a) st_await held || return 1
+	a) st_await held || { vm_sync "$ST_KEY-counted" 30; return 1; }
 	   touch "$ST_TMP/hold"
 	   st_smctest client --addr "$SMCR_PEER_IP" --port "$ST_PORT" --conns "$n" --bytes "$bytes" \
 		--mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" --timeout 150s &
@@ -667,13 +667,14 @@ st_await_lgr_count() {
 # after the data), this VM lists the same link group alone, of type SINGLE
 # with link 1 its only ACTIVE link - or, with "any", still the same link
 # group with at least one ACTIVE link (Linux may add a link on the one
-# port left). Restores eth1 at exit. The connections' watchdog is a
-# minute below the test's TIMEOUT, so that a stalled connection fails the
-# test rather than the driver's kill, and 15 s before it this VM prints
-# the state of the connections still open (st_failover_dump).
+# port left). Restores eth1 at exit. The connections' watchdogs end them
+# a minute before the driver's TIMEOUT would kill the test (the test's
+# clock: SECONDS), so that a stalled connection fails the test itself,
+# and 15 s before that this VM prints the state of the connections still
+# open (st_failover_dump).
 st_failover_busy() {
 	local who=$1 n=$2 b=$3 loose=${4:-} p=$ST_PORT s=$SMCR_TOOLS/bin/smcr
-	local lgr want cpid end got links wd=$((ST_TIMEOUT - 60)) dpid late=()
+	local lgr want cpid end got links dl=$((ST_TIMEOUT - 60)) dpid late=()
 	[[ ${ST_IMPL:-smcr} == linux || ${ST_PEER_IMPL:-smcr} == linux ]] && late=(--late-shutdown)
 	st_cleanup 'ip link set eth1 up'
 	# the debug kernel's receive path, under 16 busy duplex connections,
@@ -684,6 +685,8 @@ st_failover_busy() {
 	fi
 	st_two_links_up 64K || return 1
 	lgr=$("$s" -j lgr show | jq -r '.[0].id')
+	local wd=$((dl - SECONDS))
+	((wd >= 30)) || { echo "no time left for the connections (TIMEOUT $ST_TIMEOUT s)"; return 1; }
 	case $SMCR_ROLE in
 	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
 		--bytes "$b" --mode duplex "${late[@]}" --expect-mode smcr --timeout "${wd}s" || return 1 ;;
@@ -707,9 +710,14 @@ st_failover_busy() {
 		echo "eth1 down at $(date +%s.%N)"
 		ip link set eth1 down || { echo "ip link set eth1 down failed"; return 1; }
 	fi
-	# (SECONDS: the test's clock, which the watchdogs started near 0)
-	{ sleep $((wd - 15 - SECONDS)) && st_failover_dump; } &
+	# the dumper's sleep ends with it, not as a leftover of the test
+	(
+		trap 'kill $! 2>/dev/null; exit 0' TERM
+		sleep $((dl - 15 - SECONDS > 0 ? dl - 15 - SECONDS : 0)) & wait $!
+		st_failover_dump
+	) &
 	dpid=$!
+	st_cleanup "kill $dpid 2>/dev/null"
 	case $SMCR_ROLE in
 	b) st_wait_all || { echo "a connection failed (server side)"; return 1; } ;;
 	a) wait "$cpid" || { echo "a connection failed (client side)"; return 1; } ;;

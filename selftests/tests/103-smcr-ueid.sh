@@ -1,7 +1,6 @@
 #!/bin/bash
 # DESC: smcr ueid add/show/del/flush round trip, errors, EPERM, per netns, consistent dumps under churn
 # SMOKE: yes
-# DEBUG: no
 # PEER: no
 # TIMEOUT: 180
 #

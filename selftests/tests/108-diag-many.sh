@@ -1,7 +1,6 @@
 #!/bin/bash
 # DESC: sock_diag dumps 2,000 AF_SMC sockets completely and consistently, across many netlink messages, while others come and go
 # SMOKE: yes
-# DEBUG: no
 # PEER: no
 # TIMEOUT: 150
 #

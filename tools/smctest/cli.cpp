@@ -376,6 +376,8 @@ Config parse_cli(const std::vector<std::string> &args)
 		throw ArgError("--expect-fallback-any contradicts --expect-mode smcr");
 	if ((c.expect_reason || c.expect_peer_diag) && c.expect_mode == ExpectMode::Smcr)
 		throw ArgError("--expect-reason applies to fallback sockets only");
+	if (c.late_shutdown && c.mode != Mode::Duplex)
+		throw ArgError("--late-shutdown applies to --mode duplex only");
 
 	switch (c.cmd) {
 	case Command::Server:

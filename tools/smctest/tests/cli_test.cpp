@@ -58,6 +58,13 @@ TEST(Cli, ServerOptions)
 	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--accept4-flags", "bogus"}), smcr::ArgError);
 }
 
+TEST(Cli, LateShutdownDuplexOnly)
+{
+	auto c = parse_cli(V{"server", "--port", "7", "--mode", "duplex", "--late-shutdown"});
+	EXPECT_TRUE(c.late_shutdown);
+	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--mode", "sink", "--late-shutdown"}), smcr::ArgError);
+}
+
 TEST(Cli, SocketBuffers)
 {
 	auto s = parse_cli(V{"server", "--port", "7", "--rcvbuf", "32K", "--sndbuf", "64K"});
