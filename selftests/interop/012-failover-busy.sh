@@ -18,14 +18,15 @@
 # not asserted).
 #
 # The other direction - smcr's VM takes eth1 down, Linux learns it from
-# us - is not in make check: it stalled in 2 runs of 14 (2026-12-02),
-# each time with 7 or 8 connections whose Linux side had sent all its
-# data. Their dumps: smcr's view of Linux's consumer cursor one RMBE
-# behind Linux's own (smcr writer-blocked, Linux's RMBE empty, its reader
-# waiting). Linux's consumer update that was due then failed on the lost
-# link and went to tx_work, whose smc_tx_pending() sends nothing without
-# data to send - nor does it answer smcr's cursor update request (R) -
-# so the update never comes (Linux 6.12, smc_tx_consumer_update()). smcr
+# us - is not in make check: it stalled in 3 runs of 16 (2026-12-02, one
+# of them CI's), with 7 or 8 connections left open. The one run with a
+# dump (st_failover_dump; 7 connections, each with all of Linux's data
+# sent and read): smcr's view of Linux's consumer cursor one RMBE behind
+# Linux's own, smcr writer-blocked, Linux's RMBE empty and its reader
+# waiting. From Linux's code (6.12, smc_tx_consumer_update()): the update
+# that was due failed on the lost link and went to tx_work, whose
+# smc_tx_pending() sends nothing without data to send - nor does it
+# answer smcr's cursor update request (R) - so it never comes. smcr
 # cannot write into an element it must believe full. Run it by hand:
 #   tools/testing/vm/run --allow-intree-smc -- env ST012_SMCR_DOWNS=1 selftests/run --interop a 012
 source "$ST_DIR/lib.sh"
