@@ -566,10 +566,12 @@ st_await_two_links() {
 
 # st_two_links N BYTES: with smcr_max_links_per_lgr 2 on both sides, a's
 # first connection to b (port $ST_PORT) makes the link group, which gets a
-# second link within 30 s: SYM, on two RoCE devices. Then N concurrent
-# duplex connections of BYTES (port $ST_PORT + 1), held open 10 s: SMC-R,
-# byte-exact, and each link carries at least a quarter of them on both
-# sides. Returns 1 on any failure. The link group lingers 60 s meanwhile:
+# second link within 30 s (60 s on the debug kernel): SYM, on two RoCE
+# devices. Then N concurrent duplex connections of BYTES (port
+# $ST_PORT + 1), held open until both VMs counted them (at most 100 s; a
+# fixed hold could let the first ones end before the last connected):
+# SMC-R, byte-exact, and each link carries at least a quarter of them on
+# both sides. Returns 1 on any failure. The link group lingers 60 s meanwhile:
 # on the debug kernel the second link took long enough that the first
 # connection's link group lingered out (10 s) before the N came, and they
 # made a new one (the next test's st_no_lgrs ends it).
@@ -580,10 +582,12 @@ st_two_links() {
 	# each side samples its per-link counts while they are all open
 	case $SMCR_ROLE in
 	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
-		--bytes "$b" --mode duplex --expect-mode smcr --timeout 120s || return 1 ;;
-	a) st_await s1 || return 1
+		--bytes "$b" --mode duplex --expect-mode smcr --timeout 160s || return 1 ;;
+	a) st_await s1 || { vm_sync "$ST_KEY-counted" 30; return 1; }
+	   touch "$ST_TMP/hold"
 	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
-		--bytes "$b" --mode duplex --expect-mode smcr --hold 10s --timeout 120s &
+		--bytes "$b" --mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" \
+		--timeout 160s &
 	   cpid=$! ;;
 	esac
 	st_await_lgr_conns "$n" 60 || rc=1
@@ -594,6 +598,8 @@ st_two_links() {
 	read -r c1 c2 <<<"$counts"
 	((c1 >= n / 4 && c2 >= n / 4 && c1 + c2 == n)) ||
 		{ echo "connections not spread over both links"; rc=1; }
+	vm_sync "$ST_KEY-counted" || rc=1
+	[[ $SMCR_ROLE == a ]] && rm -f "$ST_TMP/hold"
 	case $SMCR_ROLE in
 	b) st_wait_all || rc=1 ;;
 	a) wait "$cpid" || rc=1 ;;
@@ -603,7 +609,8 @@ st_two_links() {
 
 # st_two_links_up BYTES: st_two_links' first part, the link group of two
 # links: a's first connection to b (port $ST_PORT, BYTES) makes it, and
-# within 30 s it is SYM with two ACTIVE links on two RoCE devices.
+# within 30 s (60 s on the debug kernel) it is SYM with two ACTIVE links on
+# two RoCE devices.
 st_two_links_up() {
 	local b=$1 p=$ST_PORT rc=0 got type d1 d2
 	if [[ ${ST_IMPL:-smcr} == smcr ]]; then	# (interop: Linux's linger is 10 min)
@@ -617,7 +624,7 @@ st_two_links_up() {
 	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port "$p" --conns 1 \
 		--bytes "$b" --expect-mode smcr --timeout 30s || rc=1 ;;
 	esac
-	got=$(st_await_two_links 30) || { echo "$got"; return 1; }
+	got=$(st_await_two_links "$(st_size 30 60)") || { echo "$got"; return 1; }
 	echo "link group: $got"
 	read -r type d1 d2 <<<"$got"
 	[[ $type == SYM && $d1 != "$d2" ]] || { echo "expected type SYM on two devices"; rc=1; }

@@ -10,7 +10,7 @@
 # with a version 2 ADD LINK that carries its RKey pairs, the client answers
 # with its own (no CONTINUATIONs in version 2). Asserts on both sides, each
 # from its own netlink and sock_diag (st_two_links): SYM with two ACTIVE
-# links on distinct RoCE devices within 30 s, then 40 concurrent duplex
+# links on distinct RoCE devices within 30 s (60 s debug), then 40 concurrent duplex
 # connections SMC-R and byte-exact, each link carrying at least a quarter.
 #
 # Linux takes a second RoCE port for a version 2 link group only if its

@@ -10,7 +10,7 @@
 # other RoCE port (rxe1/eth1, 198.18.0.0/15), the client answering from its
 # own rxe1 (RFC 7609 3.5.1.6: ADD LINK, ADD LINK CONTINUATION with the
 # first RMB's rkey on the new link, CONFIRM LINK on the new link). Asserts:
-#   - within 30 s both sides list one link group of type SYM with two
+#   - within 30 s (60 s debug) both sides list one link group of type SYM with two
 #     ACTIVE links on distinct RoCE devices, the client's link numbers
 #     those of the server;
 #   - 100 concurrent connections (20 on the debug kernel) made then

@@ -9,7 +9,7 @@
 # link 2 on rxe1 with a version 2 ADD LINK of more than 44 bytes, which
 # carries the RKey pairs of the first connection's RMB; the client's reply
 # carries its own (llc_v2_link.c). Asserts, on both sides:
-#   - the link group is version 2.1, and within 30 s SYM with two ACTIVE
+#   - the link group is version 2.1, and within 30 s (60 s debug) SYM with two ACTIVE
 #     links on distinct RoCE devices (st_two_links);
 #   - 40 concurrent duplex connections (10 on the debug kernel) made then
 #     are SMC-R and byte-exact, and each link carries at least a quarter.
