@@ -468,6 +468,17 @@ st_duplex_smcr() {
 	esac
 }
 
+# st_release_held [TIMEOUT]: both VMs meet once each counted the held
+# connections (vm_sync), then a removes the hold file its client waits
+# on (smctest --hold-file "$ST_TMP/hold"). Fails if the other VM did not
+# come.
+st_release_held() {
+	local rc=0
+	vm_sync "$ST_KEY-counted" ${1:+"$1"} || rc=1
+	[[ $SMCR_ROLE == a ]] && rm -f "$ST_TMP/hold"
+	return $rc
+}
+
 # st_held_conns_split N BYTES LGRS MAX: N concurrent duplex connections of
 # BYTES from a to b (port $ST_PORT), SMC-R on both sides and held open
 # until both VMs have counted them (at most 100 s: a fixed 8 s hold let the
@@ -478,15 +489,14 @@ st_held_conns_split() {
 	case $SMCR_ROLE in
 	b) st_serve_bg held server --port "$ST_PORT" --conns "$n" --concurrent --bytes "$bytes" \
 		--mode duplex --expect-mode smcr --timeout 150s || return 1 ;;
-	a) st_await held || { vm_sync "$ST_KEY-counted" 30; return 1; }
+	a) st_await held || { st_release_held 30; return 1; }
 	   touch "$ST_TMP/hold"
 	   st_smctest client --addr "$SMCR_PEER_IP" --port "$ST_PORT" --conns "$n" --bytes "$bytes" \
 		--mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" --timeout 150s &
 	   cpid=$! ;;
 	esac
 	st_lgrs_split "$n" "$3" "$4" || rc=1
-	vm_sync "$ST_KEY-counted" || rc=1
-	[[ $SMCR_ROLE == a ]] && rm -f "$ST_TMP/hold"
+	st_release_held || rc=1
 	case $SMCR_ROLE in
 	b) st_wait_all || rc=1 ;;
 	a) wait "$cpid" || rc=1 ;;
@@ -583,7 +593,7 @@ st_two_links() {
 	case $SMCR_ROLE in
 	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
 		--bytes "$b" --mode duplex --expect-mode smcr --timeout 160s || return 1 ;;
-	a) st_await s1 || { vm_sync "$ST_KEY-counted" 30; return 1; }
+	a) st_await s1 || { st_release_held 30; return 1; }
 	   touch "$ST_TMP/hold"
 	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
 		--bytes "$b" --mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" \
@@ -598,8 +608,7 @@ st_two_links() {
 	read -r c1 c2 <<<"$counts"
 	((c1 >= n / 4 && c2 >= n / 4 && c1 + c2 == n)) ||
 		{ echo "connections not spread over both links"; rc=1; }
-	vm_sync "$ST_KEY-counted" || rc=1
-	[[ $SMCR_ROLE == a ]] && rm -f "$ST_TMP/hold"
+	st_release_held || rc=1
 	case $SMCR_ROLE in
 	b) st_wait_all || rc=1 ;;
 	a) wait "$cpid" || rc=1 ;;

@@ -20,15 +20,6 @@
 
 namespace smcr {
 
-namespace {
-
-std::string cursor_text(const smc_diag_cursor &c)
-{
-	return std::to_string(c.wrap) + ":" + std::to_string(c.count);
-}
-
-} // namespace
-
 DiagParse diag_parse(std::span<const uint8_t> buf, std::vector<DiagEntry> &out)
 {
 	size_t off = 0;
@@ -96,11 +87,11 @@ DiagParse diag_parse(std::span<const uint8_t> buf, std::vector<DiagEntry> &out)
 						e.rx_prod_count = ci.rx_prod.count;
 						e.tx_prod_wrap = ci.tx_prod.wrap;
 						e.tx_prod_count = ci.tx_prod.count;
-						e.rx_cons = cursor_text(ci.rx_cons);
-						e.tx_cons = cursor_text(ci.tx_cons);
-						e.tx_prep = cursor_text(ci.tx_prep);
-						e.tx_sent = cursor_text(ci.tx_sent);
-						e.tx_fin = cursor_text(ci.tx_fin);
+						e.rx_cons = {ci.rx_cons.wrap, ci.rx_cons.count};
+						e.tx_cons = {ci.tx_cons.wrap, ci.tx_cons.count};
+						e.tx_prep = {ci.tx_prep.wrap, ci.tx_prep.count};
+						e.tx_sent = {ci.tx_sent.wrap, ci.tx_sent.count};
+						e.tx_fin = {ci.tx_fin.wrap, ci.tx_fin.count};
 						e.rx_prod_flags = ci.rx_prod_flags;
 						e.rx_conn_flags = ci.rx_conn_state_flags;
 						e.tx_prod_flags = ci.tx_prod_flags;

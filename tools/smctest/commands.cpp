@@ -335,6 +335,9 @@ std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all
 		std::snprintf(b, sizeof(b), "0x%08x", x);
 		return std::string(b);
 	};
+	auto curs = [](const smcr::DiagEntry::Cursor &k) {
+		return std::to_string(k.wrap) + ":" + std::to_string(k.count);
+	};
 	auto hex2 = [](uint8_t x) {
 		char b[4];
 		std::snprintf(b, sizeof(b), "%02x", x);
@@ -352,8 +355,9 @@ std::string format_diag(const Config &c, const std::vector<smcr::DiagEntry> &all
 				os << " token=" << hex(e.token) << " rmbe=" << e.rmbe_size
 				   << " peer_rmbe=" << e.peer_rmbe_size << " sndbuf=" << e.sndbuf_size << " rx_prod=" << e.rx_prod_wrap << ":"
 				   << e.rx_prod_count << " tx_prod=" << e.tx_prod_wrap << ":" << e.tx_prod_count
-				   << " rx_cons=" << e.rx_cons << " tx_cons=" << e.tx_cons << " tx_prep=" << e.tx_prep
-				   << " tx_sent=" << e.tx_sent << " tx_fin=" << e.tx_fin << " flags=" << hex2(e.rx_prod_flags)
+				   << " rx_cons=" << curs(e.rx_cons) << " tx_cons=" << curs(e.tx_cons)
+				   << " tx_prep=" << curs(e.tx_prep) << " tx_sent=" << curs(e.tx_sent)
+				   << " tx_fin=" << curs(e.tx_fin) << " flags=" << hex2(e.rx_prod_flags)
 				   << hex2(e.rx_conn_flags) << "/" << hex2(e.tx_prod_flags) << hex2(e.tx_conn_flags);
 			if (e.has_lgr)
 				os << " dev=" << (e.ibname.empty() ? "-" : e.ibname) << " link=" << int(e.link_id)

@@ -32,8 +32,12 @@ struct DiagEntry {
 	uint16_t tx_prod_wrap = 0;    // ours in the peer's RMBE
 	uint32_t tx_prod_count = 0;
 	// the other cursors and the flags, for a stalled connection's dump
-	// (smctest diag --kv): "wrap:count"
-	std::string rx_cons, tx_cons, tx_prep, tx_sent, tx_fin;
+	// (smctest diag --kv)
+	struct Cursor {
+		uint16_t wrap = 0;
+		uint32_t count = 0;
+	};
+	Cursor rx_cons, tx_cons, tx_prep, tx_sent, tx_fin;
 	uint8_t rx_prod_flags = 0, rx_conn_flags = 0, tx_prod_flags = 0, tx_conn_flags = 0;
 	// SMC_DIAG_LGRINFO
 	bool has_lgr = false;
