@@ -273,13 +273,13 @@ static void qp_attr_v1_v2_differ_only_in_hops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v1.max_dest_rd_atomic, v2.max_dest_rd_atomic);
 }
 
-/* Local ACK timeout 14 (4.096 us * 2^14, about 67 ms) */
+/* Local ACK timeout 16 (4.096 us * 2^16, about 268 ms) */
 static void qp_attr_timeout(struct kunit *test)
 {
 	struct smc_qp_attrs out;
 
 	qa_compute(test, &qa_local, &qa_peer, true, &out);
-	KUNIT_EXPECT_EQ(test, out.timeout, 14);
+	KUNIT_EXPECT_EQ(test, out.timeout, 16);
 }
 
 /* 7 transport retries */
@@ -321,7 +321,7 @@ static void qp_attr_fixed_values_everywhere(struct kunit *test)
 	peer.psn = 0;
 	for (v2 = 0; v2 < 2; v2++) {
 		qa_compute(test, &local, &peer, v2, &out);
-		KUNIT_EXPECT_EQ(test, out.timeout, 14);
+		KUNIT_EXPECT_EQ(test, out.timeout, 16);
 		KUNIT_EXPECT_EQ(test, out.retry_cnt, 7);
 		KUNIT_EXPECT_EQ(test, out.rnr_retry, 7);
 		KUNIT_EXPECT_EQ(test, out.min_rnr_timer, 12);

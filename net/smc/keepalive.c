@@ -7,10 +7,10 @@
  * application's value): if nothing arrived on the link for that long, it
  * asks the link for a TEST LINK now. A link that does not answer within
  * llc_timeout_ms goes down: its connections move to another active link
- * of the link group if they have nothing in flight (llc_del_link.c), else
- * the link group ends and takes them with it (ECONNRESET): there is no
- * failover of busy connections yet. A busy link proves every
- * connection on it alive and needs no probe. (The link also probes itself
+ * of the link group, what the lost link may have dropped resent
+ * (failover.c); with no other link the link group ends and takes them
+ * with it (ECONNRESET). A link that receives proves every connection on
+ * it alive and needs no probe. (The link also probes itself
  * after keepalive_ms of silence, whatever the sockets ask.)
  *
  * The TCP layer: the connection's TCP connection stays idle, and stateful
