@@ -715,6 +715,20 @@ st_failover_busy() {
 	esac
 	# all connected first: handshakes under the data are not the subject
 	st_await_lgr_conns "$n" 60 || return 1
+	# hand runs: ST_FAILOVER_TRACE=SEC prints the links and rxe's
+	# counters every SEC seconds
+	if [[ -n ${ST_FAILOVER_TRACE:-} ]]; then
+		(
+			trap 'kill $! 2>/dev/null; exit 0' TERM
+			while :; do
+				echo "trace $(date +%T.%N) smcr tx bytes $("$s" -j stats | jq .smcr.tx.bytes)"
+				st_rxe_counters
+				"$s" link show
+				sleep "$ST_FAILOVER_TRACE" & wait $!
+			done
+		) &
+		st_cleanup "kill $! 2>/dev/null"
+	fi
 	"$s" link show
 	[[ $SMCR_ROLE == a ]] && rm -f "$ST_TMP/hold"
 	if [[ $SMCR_ROLE == "$who" ]]; then
@@ -771,7 +785,26 @@ st_failover_dump() {
 		"$s" lgr show
 		"$s" link show
 	fi
+	st_rxe_counters
 	dmesg | grep -iE 'smc|rxe|link' | tail -n 30
+}
+
+# st_rxe_counters: every Soft-RoCE device's non-zero hardware counters on
+# one line each (RNR NAKs, sequence errors, retries exceeded: what tells a
+# stalled queue pair from a slow one), then the UDP drops (rxe's packets
+# are UDP datagrams: a receive buffer overflow is a lost RoCE packet)
+st_rxe_counters() {
+	local d f line
+	awk '$1 == "Udp:" && $2 !~ /^[0-9]/ { split($0, k) }
+	     $1 == "Udp:" && $2 ~ /^[0-9]/ { print "udp: " k[4] "=" $4 " " k[6] "=" $6 " " k[10] "=" $10 }' /proc/net/snmp
+	for d in /sys/class/infiniband/rxe*/ports/1/hw_counters; do
+		[[ -d $d ]] || continue
+		line=
+		for f in "$d"/*; do
+			[[ $(<"$f") == 0 ]] || line+=" ${f##*/}=$(<"$f")"
+		done
+		echo "${d#/sys/class/infiniband/}:${line:- all zero}" | sed 's,/ports/1/hw_counters,,'
+	done
 }
 
 # st_interop_two_links: both sides of an interop test allow two links per
