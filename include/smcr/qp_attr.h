@@ -40,7 +40,7 @@ struct smc_qp_end {
  * @hop_limit: GRH hop limit: 1 for RoCE v1 (link local), 64 for RoCE v2
  *	(routable UDP/IP)
  * @timeout: local ACK timeout, 4.096 us * 2^@timeout
- * @retry_cnt: transport retries before the QP fails
+ * @retry_cnt: transport retries before the QP fails (rxe: 7 = unlimited)
  * @rnr_retry: RNR retries (7 = unlimited)
  * @min_rnr_timer: RNR NAK timer code (IB spec table 45)
  * @max_rd_atomic: outstanding RDMA reads/atomics we initiate (none)

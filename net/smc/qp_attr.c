@@ -15,8 +15,8 @@
  *     ACK comes makes the requester resend its whole window. On the debug
  *     kernel under 16 busy duplex connections (selftest 090) the responder
  *     then received 59 % duplicates at 14 (67 ms), 28 % at 15 (Linux's),
- *     1 % at 16 - and at 14 its send completions stopped for 20 s and
- *     more;
+ *     1 % at 16 - likely why at 14 its send completions once stopped
+ *     for 20 s and more;
  *   - RNR retry 7 (retry forever): a receive queue that is briefly empty is
  *     not an error; the peer reposts buffers as it consumes them;
  *   - no RDMA reads or atomics either way: SMC-R only writes (RFC 6581's

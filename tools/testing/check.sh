@@ -71,10 +71,9 @@ unset kernels		# set by --kernels or SMCR_CHECK_KERNELS, else below
 [[ -z ${SMCR_CHECK_KERNELS+set} ]] || kernels=$SMCR_CHECK_KERNELS
 # Budgets (seconds) for each kernel's test phase: KUnit + selftests, VM boot
 # and kmemleak scans excluded. Each is a measured figure plus 30 % or more
-# (the debug kernel's 15 %, bound by CI's 90 minutes; the table of
-# tools/testing/vm/README.md, "Budgets"); a kernel over its
+# (the table of tools/testing/vm/README.md, "Budgets"); a kernel over its
 # budget fails make check. SMCR_CHECK_BUDGETS="debug=N 6.12=N 6.1=N" overrides, 0 = none.
-declare -A budget=([debug]=2900 [6.12]=440 [6.1]=440 [6.12-intree]=60)
+declare -A budget=([debug]=2800 [6.12]=440 [6.1]=440 [6.12-intree]=60)
 for kv in ${SMCR_CHECK_BUDGETS:-}; do
 	[[ $kv =~ ^(debug|6\.12|6\.1|6\.12-intree)=([0-9]+)$ ]] || { echo "check: bad SMCR_CHECK_BUDGETS entry '$kv'" >&2; exit 2; }
 	budget[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
