@@ -592,11 +592,11 @@ st_two_links() {
 	# each side samples its per-link counts while they are all open
 	case $SMCR_ROLE in
 	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
-		--bytes "$b" --mode duplex --expect-mode smcr --timeout 160s || return 1 ;;
+		--bytes "$mine" --mode duplex --expect-mode smcr --timeout 160s || return 1 ;;
 	a) st_await s1 || { st_release_held 30; return 1; }
 	   touch "$ST_TMP/hold"
 	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
-		--bytes "$b" --mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" \
+		--bytes "$mine" --mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" \
 		--timeout 160s &
 	   cpid=$! ;;
 	esac
@@ -683,15 +683,30 @@ st_await_lgr_count() {
 # after the data), this VM lists the same link group alone, of type SINGLE
 # with link 1 its only ACTIVE link - or, with "any", still the same link
 # group with at least one ACTIVE link (Linux may add a link on the one
-# port left). Restores eth1 at exit. The connections' watchdogs
+# port left). Against Linux, too, smcr's side sends half of BYTES and
+# Linux's all of them: Linux's consumer cursor update that was due when
+# its link failed is not sent again until Linux has data to send
+# (smc_tx_pending(); interop 012), so a Linux side that is done sending
+# leaves a writer of ours blocked on an RMBE Linux emptied. Sending more
+# than it receives, Linux is the last to finish sending. Restores eth1
+# at exit. The connections' watchdogs
 # end them a minute before the driver's TIMEOUT would kill the test (the
 # test's clock: SECONDS), so that a stalled connection fails the test
 # itself, and 15 s before that this VM prints the state of the
 # connections still open (st_failover_dump).
 st_failover_busy() {
 	local who=$1 n=$2 b=$3 loose=${4:-} p=$ST_PORT s=$SMCR_TOOLS/bin/smcr
-	local lgr want cpid end got links dl=$((ST_TIMEOUT - 60)) dpid late=()
-	[[ ${ST_IMPL:-smcr} == linux || ${ST_PEER_IMPL:-smcr} == linux ]] && late=(--late-shutdown)
+	local lgr want cpid end got links dl=$((ST_TIMEOUT - 60)) dpid xopts=()
+	local mine=$b
+	if [[ ${ST_IMPL:-smcr} == linux || ${ST_PEER_IMPL:-smcr} == linux ]]; then
+		local half=$(($(numfmt --from=iec "$b") / 2))
+		if [[ ${ST_IMPL:-smcr} == linux ]]; then
+			xopts=(--late-shutdown --peer-bytes "$half")
+		else
+			mine=$half
+			xopts=(--late-shutdown --peer-bytes "$b")
+		fi
+	fi
 	st_cleanup 'ip link set eth1 up'
 	# the debug kernel's receive path, under 16 busy duplex connections,
 	# left send completions away for over the suite's 5 s: a working link
@@ -707,11 +722,11 @@ st_failover_busy() {
 	((wd >= 30)) || { echo "no time left for the connections (TIMEOUT $ST_TIMEOUT s)"; return 1; }
 	case $SMCR_ROLE in
 	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
-		--bytes "$b" --mode duplex "${late[@]}" --expect-mode smcr --timeout "${wd}s" || return 1 ;;
+		--bytes "$mine" --mode duplex "${xopts[@]}" --expect-mode smcr --timeout "${wd}s" || return 1 ;;
 	a) st_await s1 || return 1
 	   touch "$ST_TMP/hold"
 	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
-		--bytes "$b" --mode duplex "${late[@]}" --expect-mode smcr --hold 120s \
+		--bytes "$mine" --mode duplex "${xopts[@]}" --expect-mode smcr --hold 120s \
 		--hold-file "$ST_TMP/hold" --timeout "${wd}s" &
 	   cpid=$! ;;
 	esac
@@ -740,7 +755,7 @@ st_failover_busy() {
 	"$s" link show
 	[[ $SMCR_ROLE == a ]] && rm -f "$ST_TMP/hold"
 	if [[ $SMCR_ROLE == "$who" ]]; then
-		want=$(( $("$s" -j stats | jq '.smcr.tx.bytes') + $(numfmt --from=iec "$b") * n / 3 ))
+		want=$(( $("$s" -j stats | jq '.smcr.tx.bytes') + $(numfmt --from=iec "$mine") * n / 3 ))
 		while (( $("$s" -j stats | jq '.smcr.tx.bytes') < want )); do
 			jobs -rp | grep -qvx "$tpid" ||
 				{ echo "the connections ended before a third of the data"; return 1; }

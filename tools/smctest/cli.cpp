@@ -98,9 +98,11 @@ connection setup:
                        server: keep the listener open up to DUR after the last
                        connection (ends early when --ready-file is removed)
   --hold-file PATH     client: end the --hold early once PATH does not exist
-  --late-shutdown      duplex: shutdown(SHUT_WR) only once all --bytes were
-                       received as well as sent, so that no side is in a
-                       closing state while data still flows
+  --peer-bytes SIZE    duplex: the peer sends SIZE (default: --bytes), so
+                       one side can go on sending after the other is done
+  --late-shutdown      duplex: shutdown(SHUT_WR) only once all the peer's
+                       bytes were received as well as ours sent, so that no
+                       side is in a closing state while data still flows
   --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
                        TCP_KEEPCNT 2 on each connection
   --sndbuf SIZE        SO_SNDBUF SIZE: client before connect, server and hold
@@ -275,6 +277,7 @@ Config parse_cli(const std::vector<std::string> &args)
 			else throw ArgError("bad --role '" + v + "' (server|client)");
 		} else if (o == "--mode") c.mode = parse_mode(a.value());
 		else if (o == "--bytes") c.bytes = a.value_size();
+		else if (o == "--peer-bytes") c.peer_bytes = a.value_size();
 		else if (o == "--msgsize") {
 			c.msgsize = a.value_size();
 			if (c.msgsize == 0 || c.msgsize > (64u << 20)) throw ArgError("--msgsize must be 1..64M");
@@ -378,6 +381,8 @@ Config parse_cli(const std::vector<std::string> &args)
 		throw ArgError("--expect-reason applies to fallback sockets only");
 	if (c.late_shutdown && c.mode != Mode::Duplex)
 		throw ArgError("--late-shutdown applies to --mode duplex only");
+	if (c.peer_bytes && c.mode != Mode::Duplex)
+		throw ArgError("--peer-bytes applies to --mode duplex only");
 
 	switch (c.cmd) {
 	case Command::Server:

@@ -49,11 +49,12 @@ struct Config {
 
 	Mode mode = Mode::Sink;
 	uint64_t bytes = 1 << 20;
+	std::optional<uint64_t> peer_bytes;	// duplex: what the peer sends, if not --bytes
 	uint64_t msgsize = 64 * 1024;
 	uint64_t seed = 1;
 	unsigned conns = 1;
 	bool concurrent = false;	// server: one thread per accepted connection
-	bool late_shutdown = false;	// duplex: SHUT_WR only once all --bytes came in too
+	bool late_shutdown = false;	// duplex: SHUT_WR only once all the peer's bytes came in too
 	unsigned backlog = 1024;
 	ConnectMode connect = ConnectMode::Block;
 	AcceptMode accept = AcceptMode::Block;

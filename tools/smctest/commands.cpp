@@ -102,11 +102,12 @@ void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 	case Mode::Duplex: {
 		TransferSpec s;
 		s.msgsize = c.msgsize;
+		const uint64_t want = c.peer_bytes.value_or(c.bytes);
 		s.send_bytes = c.bytes;
 		s.send_seed = c.seed + 1;
 		s.verify_seed = c.seed;
 		if (c.late_shutdown)
-			s.shutdown_after_recv = c.bytes;
+			s.shutdown_after_recv = want;
 		auto r = transfer(fd.get(), s, c.io);
 		if (chatty)
 			say(label + ": duplex sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex() +
@@ -114,9 +115,9 @@ void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 		if (r.mismatch_at)
 			throw Failure(label + ": received data differs from pattern at offset " +
 				      std::to_string(*r.mismatch_at));
-		if (r.received.bytes() != c.bytes)
+		if (r.received.bytes() != want)
 			throw Failure(label + ": received " + std::to_string(r.received.bytes()) +
-				      " bytes, expected " + std::to_string(c.bytes));
+				      " bytes, expected " + std::to_string(want));
 		break;
 	}
 	}
@@ -191,13 +192,14 @@ void client_conn(const Config &c, unsigned idx)
 		s.send_seed = c.seed;
 		s.shutdown_after_send = duplex;
 		s.verify_seed = duplex ? c.seed + 1 : c.seed;
+		const uint64_t want = duplex ? c.peer_bytes.value_or(c.bytes) : c.bytes;
 		if (duplex && c.late_shutdown)
-			s.shutdown_after_recv = c.bytes;
+			s.shutdown_after_recv = want;
 		auto r = transfer(fd.get(), s, c.io);
-		auto expect = smcr::pattern_checksum(*s.verify_seed, c.bytes);
-		if (r.mismatch_at || r.received.bytes() != c.bytes || r.received.value() != expect.value())
+		auto expect = smcr::pattern_checksum(*s.verify_seed, want);
+		if (r.mismatch_at || r.received.bytes() != want || r.received.value() != expect.value())
 			throw Failure(label + ": RECEIVE MISMATCH: got bytes=" + std::to_string(r.received.bytes()) +
-				      " fnv=" + r.received.hex() + ", expected bytes=" + std::to_string(c.bytes) +
+				      " fnv=" + r.received.hex() + ", expected bytes=" + std::to_string(want) +
 				      " fnv=" + expect.hex() +
 				      (r.mismatch_at ? " (first bad offset " + std::to_string(*r.mismatch_at) + ")" : ""));
 		if (c.verbose || c.conns == 1)

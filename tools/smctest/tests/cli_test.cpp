@@ -65,6 +65,17 @@ TEST(Cli, LateShutdownDuplexOnly)
 	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--mode", "sink", "--late-shutdown"}), smcr::ArgError);
 }
 
+TEST(Cli, PeerBytesDuplexOnly)
+{
+	auto c = parse_cli(V{"client", "--addr", "1.2.3.4", "--port", "7", "--mode", "duplex", "--bytes", "4M",
+			     "--peer-bytes", "1M"});
+	EXPECT_EQ(c.bytes, 4u << 20);
+	ASSERT_TRUE(c.peer_bytes);
+	EXPECT_EQ(*c.peer_bytes, 1u << 20);
+	EXPECT_FALSE(parse_cli(V{"server", "--port", "7", "--mode", "duplex"}).peer_bytes);
+	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--mode", "sink", "--peer-bytes", "1M"}), smcr::ArgError);
+}
+
 TEST(Cli, SocketBuffers)
 {
 	auto s = parse_cli(V{"server", "--port", "7", "--rcvbuf", "32K", "--sndbuf", "64K"});

@@ -51,6 +51,16 @@ else
 	wait $!
 fi
 p=$((port++))
+serve uneven server --port $p --mode duplex --bytes 1M --peer-bytes 3M --late-shutdown
+check "uneven duplex, late shutdown" 0 "$S" client --family tcp --addr 127.0.0.1 --port $p --mode duplex \
+	--bytes 3M --peer-bytes 1M --late-shutdown --timeout 60s
+wait $!
+p=$((port++))
+serve short server --port $p --mode duplex --bytes 1M
+check "fewer bytes than --peer-bytes fail" 1 "$S" client --family tcp --addr 127.0.0.1 --port $p --mode duplex \
+	--bytes 1M --peer-bytes 2M --timeout 60s
+wait $!
+p=$((port++))
 serve bad server --port $p --mode duplex --bytes 1M --seed 5
 check "seed mismatch is detected" 1 "$S" client --family tcp --addr 127.0.0.1 --port $p --mode duplex --bytes 1M \
 	--seed 6 --timeout 60s
