@@ -592,11 +592,11 @@ st_two_links() {
 	# each side samples its per-link counts while they are all open
 	case $SMCR_ROLE in
 	b) st_serve_bg s1 server --family smc --port $((p + 1)) --conns "$n" --concurrent \
-		--bytes "$mine" --mode duplex --expect-mode smcr --timeout 160s || return 1 ;;
+		--bytes "$b" --mode duplex --expect-mode smcr --timeout 160s || return 1 ;;
 	a) st_await s1 || { st_release_held 30; return 1; }
 	   touch "$ST_TMP/hold"
 	   st_smctest client --family smc --addr "$SMCR_PEER_IP" --port $((p + 1)) --conns "$n" \
-		--bytes "$mine" --mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" \
+		--bytes "$b" --mode duplex --expect-mode smcr --hold 100s --hold-file "$ST_TMP/hold" \
 		--timeout 160s &
 	   cpid=$! ;;
 	esac
