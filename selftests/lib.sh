@@ -46,6 +46,11 @@ ST_PARAMS_SAVED=()
 ST_CLEANUPS=()
 st_params_restore() {
 	local i n
+	# only the shell that set the trap: a subshell (`( ... ) &`) keeps the
+	# test's traps from its fork until bash resets them, and a signal in
+	# that window (the test killing it at once) runs them there - it once
+	# put eth1 up again under 090's check of the failed link
+	[[ $BASHPID == "${ST_TRAP_PID-}" ]] || return 0
 	for ((i = ${#ST_CLEANUPS[@]} - 1; i >= 0; i--)); do
 		eval "${ST_CLEANUPS[i]}"
 	done
@@ -63,6 +68,7 @@ ST_TRAP_SET=
 st_exit_trap() {
 	[[ -z $ST_TRAP_SET ]] || return 0
 	ST_TRAP_SET=1
+	ST_TRAP_PID=$BASHPID
 	trap st_params_restore EXIT
 	trap 'exit 143' TERM
 }
