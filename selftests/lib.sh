@@ -682,24 +682,24 @@ st_await_lgr_count() {
 # received all their bytes (--late-shutdown): Linux moves a connection in
 # a closing state without resending what the lost link dropped
 # (smc_switch_conns()), so one that finished sending early could lose its
-# last bytes or its close there (smcr-to-smcr, half-closed connections
-# fail over too, but for a C posted after bytes the peer may lack:
-# failover.c aborts that one, architecture.rst "Failover"). Every
-# connection must complete byte-exact on both sides; then, within 30 s (60 s on the debug kernel: DELETE LINK and the teardown may end
-# after the data), this VM lists the same link group alone, of type SINGLE
-# with link 1 its only ACTIVE link - or, with "any", still the same link
-# group with at least one ACTIVE link (Linux may add a link on the one
-# port left). Against Linux, too, smcr's side sends half of BYTES and
-# Linux's all of them: Linux's consumer cursor update that was due when
-# its link failed is not sent again until Linux has data to send
-# (smc_tx_pending(); interop 012), so a Linux side that is done sending
-# leaves a writer of ours blocked on an RMBE Linux emptied. Sending more
-# than it receives, Linux is the last to finish sending. Restores eth1
-# at exit. The connections' watchdogs
-# end them a minute before the driver's TIMEOUT would kill the test (the
-# test's clock: SECONDS), so that a stalled connection fails the test
-# itself, and 15 s before that this VM prints the state of the
-# connections still open (st_failover_dump).
+# last bytes or its close there (smcr-to-smcr, closing connections fail
+# over too: our C waits until the peer has every byte, architecture.rst
+# "Failover"). Every connection must complete byte-exact on both sides;
+# then, within 30 s (60 s on the debug kernel: DELETE LINK and the
+# teardown may end after the data), this VM lists the same link group
+# alone, of type SINGLE with link 1 its only ACTIVE link - or, with "any",
+# still the same link group with at least one ACTIVE link (Linux may add
+# a link on the one port left). Against Linux, too, smcr's side sends half
+# of BYTES and Linux's all of them: Linux's consumer cursor update that
+# was due when its link failed is not sent again until Linux has data to
+# send (smc_tx_pending(); interop 012), so a Linux side that is done
+# sending leaves a writer of ours blocked on an RMBE Linux emptied.
+# Sending more than it receives, Linux is the last to finish sending.
+# Restores eth1 at exit. The connections' watchdogs end them a minute
+# before the driver's TIMEOUT would kill the test (the test's clock:
+# SECONDS), so that a stalled connection fails the test itself, and 15 s
+# before that this VM prints the state of the connections still open
+# (st_failover_dump).
 st_failover_busy() {
 	local who=$1 n=$2 b=$3 loose=${4:-} p=$ST_PORT s=$SMCR_TOOLS/bin/smcr
 	local lgr want cpid end got links dl=$((ST_TIMEOUT - 60)) dpid xopts=()

@@ -8,7 +8,8 @@
  * peer's RMBE and our consumer cursor in ours (4.4, A.4), the
  * writer-blocked, update-requested and urgent-data flags (4.5.1, 4.7.3 -
  * 4.7.6), and the connection flags sent so far (D, C, A: sticky, and
- * nothing goes after our C or A).
+ * nothing goes after our C or A). Our C waits until the peer has every
+ * byte we wrote (smc_cdc_close_may_go()).
  *
  * Send, socket lock held: smc_cdc_get_buf() takes a send buffer (waiting
  * at most llc_timeout_ms, wr.c) and counts the connection as sending
@@ -58,6 +59,37 @@
 #include "wr.h"
 
 #define SMC_CDC_CONN_DONE	(SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)
+
+/*
+ * May our C go? Only once the peer has every byte we wrote: our last
+ * completed CDC message announced them, or the peer consumed them
+ * (smc_curs_replay_from()). A C that reached the peer lets it give its
+ * RMBE to another connection once it closed too, so after a C nothing
+ * may be written there again; had a failover to resend bytes after a C
+ * whose fate the lost link took with it, it could neither write them
+ * (the RMBE may be another's) nor leave them out (the peer may lack
+ * them). Until then the C is held (@tx_owed_flags), the messages before
+ * it go without it, and the completion of the one that brings the peer
+ * every byte has tx_work send it (smc_cdc_tx_done()). conn->lock held.
+ */
+static bool smc_cdc_close_may_go(const struct smc_conn *conn)
+{
+	struct smc_cursor from;
+
+	from = smc_curs_replay_from(&conn->tx_ring, conn->tx_acked_prod,
+				    conn->tx_peer_cons, conn->tx_prod);
+	/* staged bytes too: those a link that went down did not take */
+	return !smc_curs_cmp(&conn->tx_ring, from, conn->tx_staged);
+}
+
+/* A held C (above) that may go now, not after an A; conn->lock held */
+static bool smc_cdc_close_due(const struct smc_conn *conn)
+{
+	return (conn->tx_owed_flags & SMC_CDC_CONN_CLOSED) &&
+	       !(conn->sent_flags & SMC_CDC_CONN_DONE) &&
+	       !(conn->peer_flags & SMC_CDC_CONN_ABORT) &&
+	       smc_cdc_close_may_go(conn);
+}
 
 /**
  * smc_cdc_send() - send a CDC message with the current cursors
@@ -144,6 +176,7 @@ static int smc_cdc_post(struct smc_sock *smc, void *buf, u8 conn_flags,
 	struct smc_cdc_info info = {};
 	struct smc_cdc_sent sent;
 	unsigned int hold;
+	u8 flags;
 	int rc;
 
 	hold = smc_test(tx_hold_ms);
@@ -174,15 +207,21 @@ static int smc_cdc_post(struct smc_sock *smc, void *buf, u8 conn_flags,
 	/* "present" goes out once, with the cursor just past the byte */
 	if (conn->tx_urg & SMC_CDC_PROD_URG_PRESENT)
 		conn->tx_urg = 0;
-	conn->sent_flags |= conn_flags | conn->tx_owed_flags;
+	flags = conn_flags | conn->tx_owed_flags;
 	conn->tx_owed_flags = 0;
+	if ((flags & SMC_CDC_CONN_CLOSED) && !(flags & SMC_CDC_CONN_ABORT) &&
+	    !smc_cdc_close_may_go(conn)) {
+		flags &= ~SMC_CDC_CONN_CLOSED;
+		conn->tx_owed_flags = SMC_CDC_CONN_CLOSED;
+	}
+	conn->sent_flags |= flags;
 	info.conn_flags = conn->sent_flags;
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->rx_urg.ack = false;
 	conn->rx_upd_req = false;
 	conn->cdc_pend++;	/* takes over from @tx_hold */
 	conn->tx_hold--;
-	conn->tx_owed = false;	/* this one says it all */
+	conn->tx_owed = conn->tx_owed_flags;	/* else this says it all */
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_msg_build(buf, &info);
 	sent.token = conn->token;
@@ -260,18 +299,38 @@ int smc_cdc_send_failover(struct smc_sock *smc)
 }
 
 /**
+ * smc_cdc_send_held() - send our C if it was held and may go now
+ * @smc: an SMC-R socket, socket lock held
+ *
+ * See smc_cdc_close_may_go(); tx_work calls this.
+ *
+ * Return: 0 or a negative errno (the link is then down).
+ */
+int smc_cdc_send_held(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool due;
+
+	spin_lock_bh(&conn->lock);
+	due = smc_cdc_close_due(conn);
+	spin_unlock_bh(&conn->lock);
+	return due ? smc_cdc_send(smc, 0) : 0;
+}
+
+/**
  * smc_cdc_tx_settled() - every CDC message of ours reached the peer
  * @conn: an SMC-R connection, conn->lock held
  *
- * None is in flight, none failed or is owed: nothing is left for a
- * failover to resend (close.c ends the connection only then).
+ * None is in flight, none failed, none is owed or held (our C), or the
+ * peer's A made what is owed moot: nothing is left for a failover to
+ * resend (close.c ends the connection only then).
  *
  * Return: true if settled.
  */
 bool smc_cdc_tx_settled(const struct smc_conn *conn)
 {
-	return !conn->cdc_pend && !conn->tx_owed &&
-	       conn->tx_acked_seq == conn->tx_seq;
+	return !conn->cdc_pend && conn->tx_acked_seq == conn->tx_seq &&
+	       (!conn->tx_owed || (conn->peer_flags & SMC_CDC_CONN_ABORT));
 }
 
 /**
@@ -282,7 +341,8 @@ bool smc_cdc_tx_settled(const struct smc_conn *conn)
  *	flushed or failed: it and the writes before it may be lost, and the
  *	connection's failover resends them (failover.c)
  *
- * Bytes autocorking held back while the message was in flight go now.
+ * Bytes autocorking held back while the message was in flight go now,
+ * and a C held for this message's bytes (smc_cdc_close_may_go()).
  */
 void smc_cdc_tx_done(struct smc_link *lnk, const struct smc_cdc_sent *sent,
 		     bool ok)
@@ -308,8 +368,9 @@ void smc_cdc_tx_done(struct smc_link *lnk, const struct smc_cdc_sent *sent,
 		conn->tx_acked_seq = sent->seqno;
 		conn->tx_acked_prod = sent->prod;
 	}
-	push = !conn->cdc_pend &&
-	       smc_curs_cmp(&conn->tx_ring, conn->tx_staged, conn->tx_prod);
+	push = (!conn->cdc_pend &&
+		smc_curs_cmp(&conn->tx_ring, conn->tx_staged, conn->tx_prod)) ||
+	       smc_cdc_close_due(conn);
 	/* the connection's end waited for its last send (close.c) */
 	end = conn->end_pending && smc_cdc_tx_settled(conn);
 	spin_unlock_bh(&conn->lock);

@@ -20,6 +20,7 @@ void smc_cdc_put_buf(struct smc_sock *smc, void *buf);
 int smc_cdc_send_buf(struct smc_sock *smc, void *buf, u8 conn_flags);
 int smc_cdc_send_again(struct smc_sock *smc, void *buf);
 int smc_cdc_send_failover(struct smc_sock *smc);
+int smc_cdc_send_held(struct smc_sock *smc);
 bool smc_cdc_tx_settled(const struct smc_conn *conn);
 void smc_cdc_tx_done(struct smc_link *lnk, const struct smc_cdc_sent *sent,
 		     bool ok);

@@ -658,7 +658,8 @@ struct smc_link_group {
  *	fails over to (failover.c), carries its flags and cursors
  * @tx_owed_flags: SMC_CDC_CONN_* of a CDC message that could not take a
  *	send buffer: not sent yet (not in @sent_flags); the next message
- *	posted carries them
+ *	posted carries them. Also our C while the peer may lack a byte we
+ *	wrote (cdc.c holds it; @tx_owed is set meanwhile)
  * @active: the handshake ended in SMC-R (smc_conn_activate())
  * @tx_peer_cons: the peer's consumer cursor in its RMBE (from its CDC)
  * @tx_seq: sequence number of our last CDC message
@@ -694,7 +695,8 @@ struct smc_link_group {
  * @ka_idle: the application's TCP_KEEPIDLE in seconds, the interval of
  *	that check; the clcsock's own may be larger (socket lock)
  * @tx_work: sends the bytes held back by autocorking once a CDC message
- *	of the connection completed; holds a socket reference while queued
+ *	of the connection completed, and a held C once the peer has every
+ *	byte; holds a socket reference while queued
  * @close_work: the close timer, started and stopped by the close state
  *	machine's actions; holds a socket reference while pending
  *

@@ -313,8 +313,9 @@ int smc_tx_push(struct smc_sock *smc, bool urg_last)
  * byte to resend: a lost window update or close flag lives only in it
  * (4.6.2's second option, combining the failed messages into one). No
  * byte is written, and our producer cursor is not rewound, once the
- * connection is aborted or closed on either side; a connection whose C
- * was posted after bytes the peer may lack is aborted instead (below).
+ * connection is aborted or closed on either side. Our C is never posted
+ * while the peer may lack a byte (cdc.c holds it): a C that was owed or
+ * held goes after the resent bytes, once they completed.
  *
  * Return: 0 or a negative errno (the new link went down too).
  */
@@ -337,13 +338,13 @@ int smc_tx_failover(struct smc_sock *smc)
 				    conn->tx_peer_cons, conn->tx_prod);
 	n = smc_curs_diff(&conn->tx_ring, from, conn->tx_staged);
 	/*
-	 * Our C posted, after bytes the peer may lack: if it had them, and
-	 * our C, it may have closed too and given its RMBE to another
-	 * connection - no byte may be written there any more. Not knowing
-	 * which, abort (4.6.1: the connection cannot resume intact). A C
-	 * that only is owed never left: the bytes go first, then it.
+	 * Our C posted, after bytes the peer may lack: cannot be, cdc.c
+	 * holds it until the peer has them all. Were it so, the peer might
+	 * have had the bytes and our C, closed too and given its RMBE to
+	 * another connection, or lack them: abort (4.6.1: the connection
+	 * cannot resume intact).
 	 */
-	if (n > 0 && (conn->sent_flags & SMC_CDC_CONN_CLOSED))
+	if (WARN_ON_ONCE(n > 0 && (conn->sent_flags & SMC_CDC_CONN_CLOSED)))
 		conn->sent_flags |= SMC_CDC_CONN_ABORT;
 	/* nothing into an RMBE the peer may have given away (aborted,
 	 * closed by either side, or an RMBE conflict: close.c)
@@ -397,7 +398,8 @@ static bool smc_tx_cork(struct smc_sock *smc)
 }
 
 /**
- * smc_tx_work() - send what autocorking held back (conn->tx_work)
+ * smc_tx_work() - send what autocorking held back, and a C held until
+ *	the peer had every byte (conn->tx_work)
  * @work: the connection's tx_work
  */
 void smc_tx_work(struct work_struct *work)
@@ -406,8 +408,10 @@ void smc_tx_work(struct work_struct *work)
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
 
 	lock_sock(&smc->sk);
-	if (conn->lgr && !READ_ONCE(conn->lgr_gone))
+	if (conn->lgr && !READ_ONCE(conn->lgr_gone)) {
 		smc_tx_push(smc, false);
+		smc_cdc_send_held(smc);
+	}
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);		/* queued with a reference */
 }
