@@ -672,12 +672,13 @@ st_await_lgr_count() {
 	return 1
 }
 
-# st_failover_busy WHO N BYTES [any]: failover under busy connections
-# (RFC 7609 4.6). st_two_links_up makes a link group of two links (port
-# $ST_PORT), then N concurrent duplex connections of BYTES each way (port
-# $ST_PORT + 1), SMC-R and FNV-checked by smctest, spread over both links.
-# Once WHO (a or b) has sent about a third of its bytes, WHO takes eth1
-# down: link 2 is lost under its busy connections, which move to link 1.
+# st_failover_busy WHO N BYTES [any] [rdma-del]: failover under busy
+# connections (RFC 7609 4.6). st_two_links_up makes a link group of two
+# links (port $ST_PORT), then N concurrent duplex connections of BYTES each
+# way (port $ST_PORT + 1), SMC-R and FNV-checked by smctest, spread over
+# both links. Once WHO (a or b) has sent about a third of its bytes, WHO
+# takes eth1 down (with rdma-del: removes rxe1, `rdma link del`): link 2
+# is lost under its busy connections, which move to link 1.
 # Against Linux each side shuts its connections down only once it
 # received all their bytes (--late-shutdown): Linux moves a connection in
 # a closing state without resending what the lost link dropped
@@ -695,15 +696,23 @@ st_await_lgr_count() {
 # send (smc_tx_pending(); interop 012), so a Linux side that is done
 # sending leaves a writer of ours blocked on an RMBE Linux emptied.
 # Sending more than it receives, Linux is the last to finish sending.
-# Restores eth1 at exit. The connections' watchdogs end them a minute
+# Restores eth1 (rxe1) at exit. The connections' watchdogs end them a minute
 # before the driver's TIMEOUT would kill the test (the test's clock:
 # SECONDS), so that a stalled connection fails the test itself, and 15 s
 # before that this VM prints the state of the connections still open
 # (st_failover_dump).
 st_failover_busy() {
-	local who=$1 n=$2 b=$3 loose=${4:-} p=$ST_PORT s=$SMCR_TOOLS/bin/smcr
+	local who=$1 n=$2 b=$3 p=$ST_PORT s=$SMCR_TOOLS/bin/smcr loose='' w
 	local lgr want cpid end got links dl=$((ST_TIMEOUT - 60)) dpid xopts=()
-	local mine=$b
+	local mine=$b down=(ip link set eth1 down)
+	shift 3
+	for w; do
+		case $w in
+		any) loose=any ;;
+		rdma-del) down=(rdma link del rxe1) ;;
+		*) echo "st_failover_busy: unknown word $w"; return 1 ;;
+		esac
+	done
 	if [[ ${ST_IMPL:-smcr} == linux || ${ST_PEER_IMPL:-smcr} == linux ]]; then
 		local half=$(($(numfmt --from=iec "$b") / 2))
 		if [[ ${ST_IMPL:-smcr} == linux ]]; then
@@ -713,7 +722,11 @@ st_failover_busy() {
 			xopts=(--late-shutdown --peer-bytes "$b")
 		fi
 	fi
-	st_cleanup 'ip link set eth1 up'
+	if [[ ${down[0]} == rdma ]]; then
+		st_cleanup 'rdma link show rxe1/1 >/dev/null 2>&1 || rdma link add rxe1 type rxe netdev eth1'
+	else
+		st_cleanup 'ip link set eth1 up'
+	fi
 	# the debug kernel's receive path, under 16 busy duplex connections,
 	# left send completions away for over the suite's 5 s: a working link
 	# was taken down for want of a send buffer (wr.c) before the test's
@@ -767,8 +780,8 @@ st_failover_busy() {
 				{ echo "the connections ended before a third of the data"; return 1; }
 			vm_nap 0.1
 		done
-		echo "eth1 down at $(date +%s.%N)"
-		ip link set eth1 down || { echo "ip link set eth1 down failed"; return 1; }
+		echo "${down[*]} at $(date +%s.%N)"
+		"${down[@]}" || { echo "${down[*]} failed"; return 1; }
 	fi
 	# the dumper's sleep ends with it, not as a leftover of the test
 	(
