@@ -70,12 +70,16 @@
  * (the RMBE may be another's) nor leave them out (the peer may lack
  * them). Until then the C is held (@tx_owed_flags), the messages before
  * it go without it, and the completion of the one that brings the peer
- * every byte has tx_work send it (smc_cdc_tx_done()). conn->lock held.
+ * every byte has tx_work send it (smc_cdc_tx_done()) - or the peer's own
+ * C, after which no byte is written (upd_work). conn->lock held.
  */
 static bool smc_cdc_close_may_go(const struct smc_conn *conn)
 {
 	struct smc_cursor from;
 
+	/* after the peer's C or A nothing is written there again (tx.c) */
+	if (conn->peer_flags & (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT))
+		return true;
 	from = smc_curs_replay_from(&conn->tx_ring, conn->tx_acked_prod,
 				    conn->tx_peer_cons, conn->tx_prod);
 	/* staged bytes too: those a link that went down did not take */
@@ -221,7 +225,7 @@ static int smc_cdc_post(struct smc_sock *smc, void *buf, u8 conn_flags,
 	conn->rx_upd_req = false;
 	conn->cdc_pend++;	/* takes over from @tx_hold */
 	conn->tx_hold--;
-	conn->tx_owed = conn->tx_owed_flags;	/* else this says it all */
+	conn->tx_owed = !!conn->tx_owed_flags;	/* else this says it all */
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_msg_build(buf, &info);
 	sent.token = conn->token;
@@ -400,6 +404,9 @@ void smc_cdc_upd_work(struct work_struct *work)
 
 	lock_sock(&smc->sk);
 	smc_close_todo(smc);
+	/* the peer's C lets a held C of ours go (smc_cdc_close_may_go()) */
+	if (conn->lgr && !READ_ONCE(conn->lgr_gone))
+		smc_cdc_send_held(smc);
 	spin_lock_bh(&conn->lock);
 	send = conn->lgr && !conn->released &&
 	       (conn->rx_urg.ack || conn->rx_upd_req) &&

@@ -71,13 +71,17 @@ static const char *smc_failover_blocker(struct smc_link_group *lgr,
  * Is there anything to send after the move? Not once the connection is
  * over for us (our C or A reached the peer), for the peer (its A: its
  * RMBE may be given to another connection already), or Closed (also
- * after an RMBE conflict, close.c). conn->lock held.
+ * after an RMBE conflict, close.c) - but for our C, held or owed when
+ * the peer's C came (cdc.c): the peer waits for it, and a message with
+ * the C alone writes nothing. conn->lock held.
  */
 static bool smc_failover_resend(const struct smc_conn *conn)
 {
-	if ((conn->peer_flags & SMC_CDC_CONN_ABORT) ||
-	    READ_ONCE(conn->close_state) == SMC_CLOSE_CLOSED)
+	if (conn->peer_flags & SMC_CDC_CONN_ABORT)
 		return false;
+	if (READ_ONCE(conn->close_state) == SMC_CLOSE_CLOSED)
+		return (conn->tx_owed_flags & SMC_CDC_CONN_CLOSED) &&
+		       (conn->peer_flags & SMC_CDC_CONN_CLOSED);
 	return !(conn->sent_flags &
 		 (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT)) ||
 	       !smc_cdc_tx_settled(conn);

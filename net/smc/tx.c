@@ -338,13 +338,16 @@ int smc_tx_failover(struct smc_sock *smc)
 				    conn->tx_peer_cons, conn->tx_prod);
 	n = smc_curs_diff(&conn->tx_ring, from, conn->tx_staged);
 	/*
-	 * Our C posted, after bytes the peer may lack: cannot be, cdc.c
-	 * holds it until the peer has them all. Were it so, the peer might
+	 * Our C posted, after bytes the peer may lack, before its C or A:
+	 * cannot be, cdc.c holds it until the peer has them all (after its
+	 * C or A nothing is written, below). Were it so, the peer might
 	 * have had the bytes and our C, closed too and given its RMBE to
 	 * another connection, or lack them: abort (4.6.1: the connection
 	 * cannot resume intact).
 	 */
-	if (WARN_ON_ONCE(n > 0 && (conn->sent_flags & SMC_CDC_CONN_CLOSED)))
+	if (WARN_ON_ONCE(n > 0 && (conn->sent_flags & SMC_CDC_CONN_CLOSED) &&
+			 !(conn->peer_flags &
+			   (SMC_CDC_CONN_CLOSED | SMC_CDC_CONN_ABORT))))
 		conn->sent_flags |= SMC_CDC_CONN_ABORT;
 	/* nothing into an RMBE the peer may have given away (aborted,
 	 * closed by either side, or an RMBE conflict: close.c)
