@@ -672,6 +672,26 @@ st_await_lgr_count() {
 	return 1
 }
 
+# st_failover_busy_test WHO [WORDS...]: the smcr-to-smcr busy failover
+# tests (090, 091): SMC-R data path, two links per link group, 16
+# connections of 32 MiB each way (1 MiB on the debug kernel), b's
+# handshake limit raised for them, no link group of an earlier test
+# left; then st_failover_busy WHO 16 BYTES WORDS. Exits the test.
+st_failover_busy_test() {
+	local who=$1 b
+	shift
+	[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
+	st_need_rxe
+	b=$(st_size 32M 1M)
+	st_param data_path Y || exit 1
+	st_param smcr_max_links_per_lgr 2 || exit 1
+	[[ $SMCR_ROLE == b ]] && { st_param hs_limit 256 || exit 1; }
+	st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
+	vm_sync "$ST_KEY-clean" || exit 1
+	st_failover_busy "$who" 16 "$b" "$@" || exit 1
+	exit 0
+}
+
 # st_failover_busy WHO N BYTES [any] [rdma-del]: failover under busy
 # connections (RFC 7609 4.6). st_two_links_up makes a link group of two
 # links (port $ST_PORT), then N concurrent duplex connections of BYTES each

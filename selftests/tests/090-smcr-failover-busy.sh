@@ -30,15 +30,4 @@
 # on b once, and our C now waits until the peer has every byte (cdc.c;
 # architecture.rst, "Failover").
 source "$ST_DIR/lib.sh"
-[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-st_need_rxe
-N=16
-B=$(st_size 32M 1M)
-
-st_param data_path Y || exit 1
-st_param smcr_max_links_per_lgr 2 || exit 1
-[[ $SMCR_ROLE == b ]] && { st_param hs_limit 256 || exit 1; }
-
-st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
-vm_sync "$ST_KEY-clean" || exit 1
-st_failover_busy b "$N" "$B" || exit 1
+st_failover_busy_test b

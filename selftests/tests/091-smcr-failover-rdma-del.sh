@@ -14,15 +14,4 @@
 # checksums, and each side lists the same link group, now SINGLE with
 # link 1 alone. rxe1 is added again at exit.
 source "$ST_DIR/lib.sh"
-[[ $ST_FAMILY == smc ]] || st_skip "needs the module"
-st_need_rxe
-N=16
-B=$(st_size 32M 1M)
-
-st_param data_path Y || exit 1
-st_param smcr_max_links_per_lgr 2 || exit 1
-[[ $SMCR_ROLE == b ]] && { st_param hs_limit 256 || exit 1; }
-
-st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"
-vm_sync "$ST_KEY-clean" || exit 1
-st_failover_busy a "$N" "$B" rdma-del || exit 1
+st_failover_busy_test a rdma-del
