@@ -400,20 +400,21 @@ void smc_cdc_upd_work(struct work_struct *work)
 {
 	struct smc_conn *conn = container_of(work, struct smc_conn, upd_work);
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
-	bool send;
+	bool send, held;
 
 	lock_sock(&smc->sk);
 	smc_close_todo(smc);
-	/* the peer's C lets a held C of ours go (smc_cdc_close_may_go()) */
-	if (conn->lgr && !READ_ONCE(conn->lgr_gone))
-		smc_cdc_send_held(smc);
 	spin_lock_bh(&conn->lock);
 	send = conn->lgr && !conn->released &&
 	       (conn->rx_urg.ack || conn->rx_upd_req) &&
 	       !(conn->peer_flags & (SMC_CDC_CONN_DONE_WRITING |
 				     SMC_CDC_CONN_DONE));
+	/* the peer's C lets a held C of ours go (smc_cdc_close_may_go()) */
+	held = conn->lgr && !READ_ONCE(conn->lgr_gone) &&
+	       smc_cdc_close_due(conn);
 	spin_unlock_bh(&conn->lock);
-	if (send && !smc_conn_aborted(conn))
+	/* one message: it carries the held C with the cursors */
+	if (held || (send && !smc_conn_aborted(conn)))
 		smc_cdc_send(smc, 0);
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);		/* the work's reference */
