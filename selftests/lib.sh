@@ -672,6 +672,12 @@ st_await_lgr_count() {
 	return 1
 }
 
+# st_rxe_restore N: adds rxeN on ethN again if `rdma link del` removed it
+st_rxe_restore() {
+	rdma link show "rxe$1/1" >/dev/null 2>&1 ||
+		rdma link add "rxe$1" type rxe netdev "eth$1"
+}
+
 # st_failover_busy_test WHO [WORDS...]: the smcr-to-smcr busy failover
 # tests (090, 091): SMC-R data path, two links per link group, 16
 # connections of 32 MiB each way (1 MiB on the debug kernel), b's
@@ -743,7 +749,7 @@ st_failover_busy() {
 		fi
 	fi
 	if [[ ${down[0]} == rdma ]]; then
-		st_cleanup 'rdma link show rxe1/1 >/dev/null 2>&1 || rdma link add rxe1 type rxe netdev eth1'
+		st_cleanup 'st_rxe_restore 1'
 	else
 		st_cleanup 'ip link set eth1 up'
 	fi

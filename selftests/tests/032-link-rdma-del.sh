@@ -16,10 +16,7 @@ st_need_rxe
 st_param data_path Y || exit 1
 P=$ST_PORT
 
-restore_rxe0() {
-	rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0
-}
-[[ $SMCR_ROLE == a ]] && trap 'restore_rxe0; st_params_restore' EXIT
+[[ $SMCR_ROLE == a ]] && trap 'st_rxe_restore 0; st_params_restore' EXIT
 
 st_no_lgrs 90 || st_fail "link groups of earlier tests did not expire"
 # the first link group must not end by its linger, only by the removal; the

@@ -22,10 +22,7 @@ N=8
 B=$(st_size 256K 64K)
 HOLD=/tmp/smcr-071-hold
 
-restore_rxe1() {
-	rdma link show rxe1/1 >/dev/null 2>&1 || rdma link add rxe1 type rxe netdev eth1
-}
-st_cleanup 'restore_rxe1; rm -f $HOLD'
+st_cleanup 'st_rxe_restore 1; rm -f $HOLD'
 st_param data_path Y || exit 1
 st_param smcr_max_links_per_lgr 2 || exit 1
 # the link group must outlive each phase's connections until link 2 is

@@ -23,15 +23,12 @@ st_need_rxe
 P=$ST_PORT
 B=$(st_size 256K 64K)
 
-restore_rxe1() {
-	rdma link show rxe1/1 >/dev/null 2>&1 || rdma link add rxe1 type rxe netdev eth1
-}
 st_param data_path Y || exit 1
 st_param smcr_max_links_per_lgr 2 || exit 1
 # short: each phase waits for the link group of the one before to end
 st_param lgr_linger_ms 2000 || exit 1
 HOLD=/tmp/smcr-073-hold
-trap 'restore_rxe1; rm -f $HOLD; st_params_restore' EXIT
+trap 'st_rxe_restore 1; rm -f $HOLD; st_params_restore' EXIT
 
 # links_now: "TYPE ACTIVE-LINKS" of the only link group
 links_now() {
