@@ -414,6 +414,19 @@ st_links() {
 		"\($l.lgr_id) \($r) \($l.link_id) \($l.state)"' <<<"$links" | sort
 }
 
+# st_links_active ROLE: prints this VM's links (st_links); true if they
+# are those of one link group of role ROLE, link 1 among them, all ACTIVE:
+# one link, or two when both sides allow two (smcr_max_links_per_lgr, the
+# default) and the server has a second RoCE port for it.
+st_links_active() {
+	local links
+	links=$(st_links) || return 1
+	echo "$links"
+	[[ -n $links ]] && ! grep -qvE "^[0-9]+ $1 [0-9]+ ACTIVE$" <<<"$links" &&
+		[[ $(cut -d' ' -f1 <<<"$links" | sort -u | wc -l) == 1 ]] &&
+		grep -qE "^[0-9]+ $1 1 ACTIVE$" <<<"$links"
+}
+
 # st_lgr_count: number of SMC-R link groups on this VM
 st_lgr_count() {
 	"$SMCR_TOOLS/bin/smcr" -j lgr show | jq length

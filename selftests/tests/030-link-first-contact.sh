@@ -15,10 +15,14 @@
 #   - connection 3, with data_path=N on both VMs, reuses the link group too
 #     and continues over TCP: the server declines after the link with
 #     ERR_REGBUF (client: PEERDECL with that diagnosis), data byte-exact.
+# With smcr_max_links_per_lgr 1 on both VMs: the first contact's link
+# alone, which the server would otherwise join by a second one on rxe1
+# moments later (070 and 079 test that).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
 st_param data_path Y || exit 1
+st_param smcr_max_links_per_lgr 1 || exit 1
 P=$ST_PORT
 B=$(st_size 1M 64K)
 

@@ -9,11 +9,14 @@
 # DELETE LINK); smcr no longer lists rxe0 on a. After `rdma link add` the
 # device is listed again and a new connection builds a new link group (a
 # different id) with an ACTIVE link on both VMs. The debug kernel checks the
-# teardown for leaks and lockdep splats.
+# teardown for leaks and lockdep splats. With smcr_max_links_per_lgr 1 on
+# both VMs, rxe0 is the link group's only device: a second link on rxe1
+# would take its connections over instead (071, 091).
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
 st_param data_path Y || exit 1
+st_param smcr_max_links_per_lgr 1 || exit 1
 P=$ST_PORT
 
 [[ $SMCR_ROLE == a ]] && trap 'st_rxe_restore 0; st_params_restore' EXIT

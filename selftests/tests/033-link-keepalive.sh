@@ -12,10 +12,14 @@
 #     answering (lines of earlier tests do not count). b's ends by its own
 #     linger (its DELETE LINK cannot reach a's destroyed QP), which the
 #     test ends at once (test_lgr_expire_idle) instead of waiting 30 s.
+# One link (smcr_max_links_per_lgr 1 on both VMs): with a second, the
+# connection would move to it (090) and the server could add another on
+# the path that is fine but for TEST LINK.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
 st_param data_path Y || exit 1
+st_param smcr_max_links_per_lgr 1 || exit 1
 P=$ST_PORT
 
 st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"

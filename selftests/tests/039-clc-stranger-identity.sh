@@ -87,7 +87,9 @@ a) st_param test_clc_version 1 || exit 1
 		--bytes 64K --drop-wait 20s --timeout 60s >"$ST_TMP/stranger.log" 2>&1 || rc=1
 	cat "$ST_TMP/stranger.log"
 	# b's end of the link group: the Accept's identity, the QP of our link
-	qpn=$(rdma -j res show qp | jq -r '[.[] | select(.type == "RC") | .rqpn] | first // empty')
+	# on rxe0, the device of that identity's GID (a second link is on rxe1)
+	qpn=$(rdma -j res show qp | jq -r '[.[] | select(.type == "RC" and (.ifname | split("/")[0]) == "rxe0") |
+		.rqpn] | first // empty')
 	claims="$(sed -n 's/.*got Accept, .* contact, peer ID \([0-9a-f]*\) GID \([0-9a-f]*\) MAC \([0-9a-f]*\) QP.*/\1 \2 \3/p' \
 		"$ST_TMP/stranger.log") $qpn"
 	echo "b's identity and QP: $claims"

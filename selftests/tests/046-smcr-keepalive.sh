@@ -24,10 +24,12 @@
 #     own would come after 10 minutes) and the connection's send then
 #     fails with ECONNRESET. b's side of it ends by b's own link keepalive
 #     (its peer QP is gone).
+# One link (smcr_max_links_per_lgr 1 on both VMs), as in 033.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
 st_param data_path Y || exit 1
+st_param smcr_max_links_per_lgr 1 || exit 1
 P=$ST_PORT
 
 st_no_lgrs 90 || st_fail "link groups of earlier tests did not end"

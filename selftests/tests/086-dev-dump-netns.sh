@@ -5,9 +5,10 @@
 # TIMEOUT: 120
 #
 # With one SMC-R connection held between the VMs (a link group of one
-# link on each, in the initial namespace), each VM dumps its RoCE devices
-# (`smcr -j dev show`) in the initial namespace and in a namespace of its
-# own without SMC. Asserts, on both VMs: the initial namespace's ports
+# link on each, in the initial namespace: smcr_max_links_per_lgr 1, so
+# that no second link is being added while the test counts), each VM
+# dumps its RoCE devices (`smcr -j dev show`) in the initial namespace
+# and in a namespace of its own without SMC. Asserts, on both VMs: the initial namespace's ports
 # count exactly the links `smcr link show` lists there (one); the other
 # namespace's ports count 0 links (it still sees the devices). Before,
 # every port reported its device's users of every namespace, so the other
@@ -19,6 +20,7 @@ source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
 P=$ST_PORT
+st_param smcr_max_links_per_lgr 1 || exit 1
 NS=smcr-st086
 SMCR=$SMCR_TOOLS/bin/smcr
 
