@@ -667,22 +667,18 @@ st_two_links_up() {
 # one: earlier tests' link groups would otherwise linger lgr_linger_ms
 # (10 s in the suite, some tests set 60 s). With Linux's smc.ko here,
 # smcr's DELETE LINK from the other VM ends them. The hook is written again
-# every 2-3 s: it passes over a link group that is not idle yet (its last
+# every 3 s: it passes over a link group that is not idle yet (its last
 # connection still closing), which would then linger on; not more often,
 # as each write moves a client's expiry a second on.
 st_no_lgrs() {
-	local p=/sys/module/smcr/parameters/test_lgr_expire_idle n
-	local end=$((SECONDS + $1)) next=0
-	while ((SECONDS < end)); do
-		if ((SECONDS >= next)); then
-			[[ -w $p ]] && echo Y >"$p"
-			next=$((SECONDS + 3))
-		fi
-		n=$(st_lgr_count) && [[ $n == 0 ]] && return 0
-		vm_nap 0.1
+	local p=/sys/module/smcr/parameters/test_lgr_expire_idle left
+	local end=$((SECONDS + $1))
+	while left=$((end - SECONDS)); ((left > 3)); do
+		[[ -w $p ]] && echo Y >"$p"
+		st_await_lgr_count 0 3 >/dev/null && return 0
 	done
-	echo "link groups: ${n:-?}, expected 0"
-	return 1
+	[[ -w $p ]] && echo Y >"$p"
+	st_await_lgr_count 0 $((left > 1 ? left : 1))
 }
 
 # st_await_lgr_count N SECONDS: waits until this VM has N link groups

@@ -8,9 +8,10 @@
 # link on each, in the initial namespace: smcr_max_links_per_lgr 1, so
 # that no second link is being added while the test counts), each VM
 # dumps its RoCE devices (`smcr -j dev show`) in the initial namespace
-# and in a namespace of its own without SMC. Asserts, on both VMs: the initial namespace's ports
-# count exactly the links `smcr link show` lists there (one); the other
-# namespace's ports count 0 links (it still sees the devices). Before,
+# and in a namespace of its own without SMC. Asserts, on both VMs: the
+# initial namespace's ports count exactly the links `smcr link show`
+# lists there (one); the other namespace's ports count 0 links (it still
+# sees the devices). Before,
 # every port reported its device's users of every namespace, so the other
 # namespace saw this one's link (and a two-port device counted each link
 # on both ports). Soft-RoCE only carries traffic in the initial namespace
