@@ -48,14 +48,14 @@ a) st_await first || exit 1
 esac
 
 # the offer of link 2 is over, on each side: one link, ACTIVE
+one_link() { [[ $(grep -c . <<<"$links") == 1 && $links == *" ACTIVE" ]]; }
 for ((i = 0; i < 30; i++)); do
 	links=$(st_links) || exit 1
-	[[ $(grep -c . <<<"$links") == 1 && $links == *" ACTIVE" ]] && break
+	one_link && break
 	vm_nap 0.1
 done
 echo "links: ${links//$'\n'/; }"
-[[ $(grep -c . <<<"$links") == 1 && $links == *" ACTIVE" ]] ||
-	st_fail "the link group does not have exactly one ACTIVE link 3 s after the first contact"
+one_link || st_fail "the link group does not have exactly one ACTIVE link 3 s after the first connection"
 lgr=$("$SMCR_TOOLS/bin/smcr" -j lgr show | jq -r '[.[].id] | join(" ")')
 vm_sync "$ST_KEY-single" || exit 1
 
