@@ -246,10 +246,13 @@ enum smc_llc_action {
  * @action: what to do
  * @rfc: true if RFC 7609 3.5.5.3 names this case; false if it is
  *	smcr's choice (see net/smc/llc_msg.c)
+ * @deviates: the RFC names this case, and @action is not the RFC's but
+ *	smcr's, deliberately (net/smc/llc_msg.c says why)
  */
 struct smc_llc_collision {
 	u8	action;		/* enum smc_llc_action */
 	bool	rfc;
+	bool	deviates;
 };
 
 /* Link states in which a message may arrive on the link (type table) */

@@ -159,6 +159,8 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
 #define OWN(a)		{ .action = SMC_LLC_ACT_##a, .rfc = false }
 /* RFC 7609 3.5.5.3 names this action for the case */
 #define RFC(a)		{ .action = SMC_LLC_ACT_##a, .rfc = true }
+/* RFC 7609 3.5.5.3 names another action for the case: smcr's, on purpose */
+#define DEV(a)		{ .action = SMC_LLC_ACT_##a, .rfc = true, .deviates = true }
 
 /*
  * The collision table (RFC 7609 3.5.5.3): (flow of ours in progress,
@@ -168,7 +170,9 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
  * the lookup refuses and the KUnit suite finds (llc_collision_complete).
  * RFC() marks a cell a statement of 3.5.5.3 names; the KUnit case
  * llc_collision_table checks each against the RFC's text, quoted there,
- * and llc_collision_own the OWN() cells against smcr's choices.
+ * and llc_collision_own the OWN() cells against smcr's choices. DEV()
+ * marks a cell the RFC names where smcr does otherwise, for a reason
+ * written below; llc_collision_table checks it against its own list.
  * Every row answers TEST LINK at once (it is answered on receipt and
  * never looked up).
  *
@@ -184,12 +188,23 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
  *
  * SMC_LLC_FLOW_ADD_LINK, adding a link (3.5.5.3.1), the server's flow
  * that the client joins: the client's ADD LINK crossed the server's and
- * is answered by it; the client's DELETE LINK of one link waits; a
- * CONFIRM RKEY is refused with C, to be redone naming the new link. The
- * RFC names no action for DELETE RKEY: it waits too ("RKeys cannot
- * change while links are being added"). On the client the flow runs in
- * the LLC work, so the server's requests wait behind it anyway; the
- * cells for them say so.
+ * is answered by it; the client's DELETE LINK of one link waits. The RFC
+ * has the client's CONFIRM RKEY refused with C, to be redone naming the
+ * new link; smcr's server confirms it at once instead (DEV). Linux's
+ * client holds its exchange as a flow of its own: it handles our ADD
+ * LINK only once that is answered, and it takes any negative reply as a
+ * failure (the connection falls back, ERR_REGBUF); held until our flow
+ * ends, the request would leave each side waiting for the other. The
+ * new link's RToken of that RMB comes with the RKey pairs of the
+ * client's answer: Linux's name every RMB in use, smcr's every
+ * confirmed one, and both answer only after the exchange (smcr's
+ * client joins our flow under the flow mutex its exchange holds). A
+ * client that did not name it would leave the RMB without an RToken on
+ * the new link: its connections could not move there (failover.c). The
+ * RFC names no action for DELETE RKEY: it waits ("RKeys cannot change
+ * while links are being added"). On the client the flow runs in the LLC
+ * work, so the server's requests wait behind it anyway; the cells for
+ * them say so.
  *
  * SMC_LLC_FLOW_DEL_LINK, deleting one link (3.5.5.3.2): the client's ADD
  * LINK and DELETE LINK of one link wait, DELETE LINK of the link group
@@ -219,7 +234,7 @@ smc_llc_collisions[][SMC_LLC_EV_CNT] = {
 		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
 		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= OWN(QUEUE),
 		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= OWN(TERMINATE),
-		[SMC_LLC_EV_CONFIRM_RKEY]	= RFC(REJECT),
+		[SMC_LLC_EV_CONFIRM_RKEY]	= DEV(PROCESS),
 		[SMC_LLC_EV_DELETE_RKEY]	= OWN(QUEUE),
 	},
 	[SMC_LLC_FLOW_DEL_LINK] = {
@@ -253,6 +268,7 @@ static_assert(ARRAY_SIZE(smc_llc_collisions) == SMC_LLC_FLOW_CNT);
 
 #undef OWN
 #undef RFC
+#undef DEV
 
 /**
  * smc_llc_msg_type_desc() - look up what smcr knows about an LLC type

@@ -173,8 +173,8 @@ void smc_llc_rkey_rx_delete(struct smc_link *lnk,
 
 /**
  * smc_llc_rkey_rx_busy() - the peer's CONFIRM RKEY while a link is being
- *	added: a negative reply with C, retry when that is done
- *	(3.5.5.3.1: its RKey set must then name the new link too)
+ *	deleted: a negative reply with C, retry when that is done
+ *	(3.5.5.3.2: redone with the RKey set of the links left)
  * @lnk: the link it arrived on
  * @req: the request
  *

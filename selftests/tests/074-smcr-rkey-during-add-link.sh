@@ -1,5 +1,5 @@
 #!/bin/bash
-# DESC: a client's CONFIRM RKEY that meets the server's ADD LINK flow is refused with C and redone after it (RFC 7609 3.5.5.3.1): the connection is SMC-R, the link group ends up with two links
+# DESC: a client's CONFIRM RKEY that meets the server's ADD LINK flow is confirmed at once, and the client's RKey pairs give the new link its RToken: the connection is SMC-R, the link group ends up with two links
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 120
@@ -8,11 +8,12 @@
 # LINK flow open for 2 s before its ADD LINK (test_add_link_hold_ms). Right
 # after a's first contact, a second connection whose client socket sets
 # SO_RCVBUF 16K needs a new RMB on a (another size class), so a's CONFIRM
-# RKEY reaches b during that flow: b refuses it with C, a's handshake waits
-# for the ADD LINK exchange (which a joins) and sends it again, now with
-# the new link's RToken. Asserts: both connections SMC-R and byte-exact on
-# both sides, and afterwards one link group of type SYM with two ACTIVE
-# links on both sides.
+# RKEY reaches b during that flow. b confirms it at once (not with RFC
+# 7609 3.5.5.3.1's C: net/smc/llc_msg.c says why); a joins the ADD LINK
+# exchange once its own is complete, and its continuation names that RMB
+# with its RKey on the new link. Asserts: both connections SMC-R and
+# byte-exact on both sides, and afterwards one link group of type SYM with
+# two ACTIVE links on both sides.
 source "$ST_DIR/lib.sh"
 [[ $ST_FAMILY == smc ]] || st_skip "needs the module"
 st_need_rxe
