@@ -493,6 +493,39 @@ out:
 	return rc;
 }
 
+/**
+ * smc_ib_pick_reaches() - does our port reach a peer's GID without a router?
+ * @net: the link group's namespace
+ * @pick: our port, as smc_ib_find_alt_port() chose it
+ * @peer_gid: the peer's GID
+ *
+ * The test smc_ib_find_alt_port() applies to a peer's GID it is given,
+ * for a GID learnt afterwards. RoCE v1 is layer 2: nothing to look up.
+ * Process context.
+ *
+ * Return: true if the route from @pick's address to @peer_gid leaves
+ * through @pick's interface, unicast and direct, or for RoCE v1.
+ */
+bool smc_ib_pick_reaches(struct net *net, const struct smc_ib_pick *pick,
+			 const u8 *peer_gid)
+{
+	struct net_device *ndev;
+	bool ok;
+
+	if (!pick->roce_v2)
+		return true;
+	if (!ipv6_addr_v4mapped((const struct in6_addr *)peer_gid) ||
+	    !ipv6_addr_v4mapped((const struct in6_addr *)pick->gid))
+		return false;
+	ndev = dev_get_by_index(net, pick->ifindex);
+	if (!ndev)
+		return false;
+	ok = smc_ib_reaches(net, ndev, (const union ib_gid *)pick->gid,
+			    (const union ib_gid *)peer_gid);
+	dev_put(ndev);
+	return ok;
+}
+
 /*
  * Is GID table entry @attr one a further link may use: of @type, on an
  * up interface in @net, IPv4-mapped like @peer (if given) and reaching it?

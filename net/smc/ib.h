@@ -100,6 +100,8 @@ int smc_ib_find_port(struct net_device *ndev, const u8 gid[SMC_IB_GID_LEN],
 		     struct smc_ib_pick *pick);
 int smc_ib_v2_route(struct net *net, const struct smc_ib_pick *pick,
 		    const u8 *peer_gid, struct smc_ib_route *route);
+bool smc_ib_pick_reaches(struct net *net, const struct smc_ib_pick *pick,
+			 const u8 *peer_gid);
 int smc_ib_find_alt_port(struct net *net, struct smc_ib_device *skip_dev,
 			 u32 skip_port, bool roce_v2,
 			 const u8 peer[SMC_IB_GID_LEN],

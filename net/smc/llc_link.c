@@ -563,29 +563,6 @@ static int smc_llc_add_link_done(struct smc_link *ref, struct smc_link *lnk)
 	return 0;
 }
 
-/*
- * Server: is the client's end of the new link on @pick's LAN? A client
- * with no second RNIC there answers with the RNIC of its first link
- * (RFC 7609 3.5.1.6.1, an asymmetric link), which is on the first link's
- * LAN and may not be on ours: Linux, for one, takes a second port only in
- * the subnet of the connection's address. Such a link never comes up; the
- * CONFIRM LINK exchange would hold the link group's LLC flow (and every
- * handshake and RKey flow behind it) for llc_timeout_ms to find that out.
- * RoCE v2 GIDs are IPv4 addresses whose route says it, as it says it for
- * the client choosing its port (smc_ib_find_alt_port()); RoCE v1 has
- * nothing to look up.
- */
-static bool smc_llc_add_link_reaches(const struct smc_link *lnk,
-				     const struct smc_ib_pick *pick)
-{
-	struct smc_ib_route route;
-
-	if (!pick->roce_v2)
-		return true;
-	return !smc_ib_v2_route(smc_lgr_net(lnk->lgr), pick, lnk->peer.gid,
-				&route) && route.direct;
-}
-
 /* Server: the ADD LINK flow for a new link on @pick's port */
 static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 				   const struct smc_ib_pick *pick)
@@ -627,7 +604,17 @@ static int smc_llc_add_link_server(struct smc_link *ref, struct smc_link *lnk,
 	if (w.info.add_link.link_num != lnk->link_id ||
 	    smc_llc_add_link_peer(lnk, &w.info.add_link))
 		goto undo;
-	if (!smc_llc_add_link_reaches(lnk, pick)) {
+	/*
+	 * Is the client's end of the new link on @pick's LAN? A client with
+	 * no second RNIC there answers with the RNIC of its first link (RFC
+	 * 7609 3.5.1.6.1, an asymmetric link), which is on the first link's
+	 * LAN and may not be on ours: Linux, for one, takes a second port
+	 * only in the subnet of the connection's address. Such a link never
+	 * comes up; the CONFIRM LINK exchange would hold the link group's
+	 * LLC flow (and every handshake and RKey flow behind it) for
+	 * llc_timeout_ms to find that out.
+	 */
+	if (!smc_ib_pick_reaches(smc_lgr_net(lgr), pick, lnk->peer.gid)) {
 		pr_info("link group %u: the client's end of link %u (%pI6) is not on the LAN of %s port %u\n",
 			lgr->id, lnk->link_id, lnk->peer.gid,
 			dev_name(&pick->sdev->ibdev->dev), pick->port);
