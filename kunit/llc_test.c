@@ -1494,7 +1494,7 @@ struct llc_deviation {
 
 static const struct llc_deviation llc_deviations[] = {
 	/* Linux's client fails on C and waits for its answer: confirm it */
-	{ F(ADD_LINK), SMC_LLC_EV_CONFIRM_RKEY, ACT(PROCESS) },
+	{ F(ADD_LINK), SMC_LLC_EV_CONFIRM_RKEY, ACT(PROCESS_KNOWN) },
 };
 
 static const struct llc_deviation *llc_deviation_of(unsigned int f,

@@ -239,6 +239,10 @@ enum smc_llc_action {
 				 * redone when this one is complete
 				 */
 	SMC_LLC_ACT_TERMINATE,	/* clean up the link group at once */
+	SMC_LLC_ACT_PROCESS_KNOWN,	/* CONFIRM RKEY: PROCESS if it came on
+					 * an active link and names active links
+					 * only, else QUEUE
+					 */
 };
 
 /**

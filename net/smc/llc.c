@@ -80,11 +80,14 @@ static void smc_llc_test_delay(void)
  * struct smc_llc_qentry - a received request waiting for the LLC work
  * @list: entry on lgr->llc_rx
  * @lnk: the link it arrived on
+ * @link_id: @lnk's number then: a slot the link left may hold another
+ *	link by the time the request is handled
  * @info: the decoded message
  */
 struct smc_llc_qentry {
 	struct list_head	list;
 	struct smc_link		*lnk;
+	u8			link_id;
 	struct smc_llc_msg_info	info;
 };
 
@@ -160,6 +163,7 @@ static void smc_llc_enqueue(struct smc_link *lnk,
 	if (!qe)
 		return;		/* as if lost: the peer's request times out */
 	qe->lnk = lnk;
+	qe->link_id = READ_ONCE(lnk->link_id);
 	qe->info = *info;
 	spin_lock_bh(&lgr->llc_rx_lock);
 	full = lgr->llc_rx_len >= SMC_LLC_RX_MAX;
@@ -329,6 +333,9 @@ static bool smc_llc_handle(struct smc_llc_qentry *qe)
 		return true;
 	}
 	action = col->action;
+	if (action == SMC_LLC_ACT_PROCESS_KNOWN)
+		action = smc_llc_rkey_names_active(lnk, info) ?
+			 SMC_LLC_ACT_PROCESS : SMC_LLC_ACT_QUEUE;
 	if (action == SMC_LLC_ACT_QUEUE) {
 		lgr->llc_held = true;
 		spin_lock(&lgr->llc_rx_lock);
@@ -369,10 +376,10 @@ static bool smc_llc_handle(struct smc_llc_qentry *qe)
 }
 
 /*
- * A request that waited while its link went down or was deleted: link
- * requests (ADD LINK, DELETE LINK name their links) are handled on an
- * active link; RKey requests, whose RTokens are the gone link's, are
- * dropped as if lost. False if dropped.
+ * A request that waited while its link went down or was deleted (its
+ * slot may hold a new link by now): link requests (ADD LINK, DELETE LINK
+ * name their links) are handled on an active link; RKey requests, whose
+ * RTokens are the gone link's, are dropped as if lost. False if dropped.
  */
 static bool smc_llc_link_alive(struct smc_llc_qentry *qe)
 {
@@ -380,7 +387,8 @@ static bool smc_llc_link_alive(struct smc_llc_qentry *qe)
 	struct smc_link *ref;
 	int state = READ_ONCE(qe->lnk->state);
 
-	if (state == SMC_LNK_ACTIVE || state == SMC_LNK_ACTIVATING)
+	if ((state == SMC_LNK_ACTIVE || state == SMC_LNK_ACTIVATING) &&
+	    READ_ONCE(qe->lnk->link_id) == qe->link_id)
 		return true;
 	ref = smc_llc_link_ref(lgr);
 	if (ref && (qe->info.type == SMC_LLC_ADD_LINK ||

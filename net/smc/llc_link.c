@@ -28,8 +28,10 @@
  *   the link is ACTIVE on both sides; the link group's type follows
  *
  * The RMBs named in the continuations are those the peer knows already
- * (confirmed); one whose CONFIRM RKEY waits behind this flow names the
- * new link in its own CONFIRM RKEY afterwards (llc_rkey.c). Every buffer
+ * (confirmed). The client's CONFIRM RKEY exchange that crossed the
+ * server's ADD LINK ends first (the server confirms it, llc_msg.c), so
+ * its RMB is among them; one of ours refused with C meanwhile (by
+ * another server) names the new link when it is redone (llc_rkey.c). Every buffer
  * is mapped on the new link before its QP can carry anything, and every
  * RMB registered on it before its CONFIRM LINK: no write of the peer
  * finds an rkey that is not valid yet.

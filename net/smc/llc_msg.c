@@ -198,9 +198,13 @@ static const struct smc_llc_type_desc smc_llc_types[] = {
  * new link's RToken of that RMB comes with the RKey pairs of the
  * client's answer: Linux's name every RMB in use, smcr's every
  * confirmed one, and both answer only after the exchange (smcr's
- * client joins our flow under the flow mutex its exchange holds). A
+ * client joins our flow once its exchange released the flow mutex). A
  * client that did not name it would leave the RMB without an RToken on
- * the new link: its connections could not move there (failover.c). The
+ * the new link: its connections could not move there (failover.c). A
+ * client done with its part of the flow has the new link active, and
+ * its CONFIRM RKEY names it (or comes on it) before our end of the flow
+ * made it active: that one waits for the flow's end (PROCESS_KNOWN),
+ * which is near - no reply that a C would have had redone. The
  * RFC names no action for DELETE RKEY: it waits ("RKeys cannot change
  * while links are being added"). On the client the flow runs in the LLC
  * work, so the server's requests wait behind it anyway; the cells for
@@ -234,7 +238,7 @@ smc_llc_collisions[][SMC_LLC_EV_CNT] = {
 		[SMC_LLC_EV_DEL_LINK_CLNT_ALL]	= RFC(TERMINATE),
 		[SMC_LLC_EV_DEL_LINK_SERV_ONE]	= OWN(QUEUE),
 		[SMC_LLC_EV_DEL_LINK_SERV_ALL]	= OWN(TERMINATE),
-		[SMC_LLC_EV_CONFIRM_RKEY]	= DEV(PROCESS),
+		[SMC_LLC_EV_CONFIRM_RKEY]	= DEV(PROCESS_KNOWN),
 		[SMC_LLC_EV_DELETE_RKEY]	= OWN(QUEUE),
 	},
 	[SMC_LLC_FLOW_DEL_LINK] = {

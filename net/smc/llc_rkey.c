@@ -36,7 +36,8 @@
  * connection ends (smc_rtoken_release()).
  *
  * Both run on the LLC work, so one at a time; lgr->rtok_lock protects
- * the table against connections starting and ending.
+ * the table against connections starting and ending, and against the
+ * ADD LINK flow that runs meanwhile (llc_link.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,10 +62,11 @@ static int smc_llc_rkey_slot(struct smc_link_group *lgr, u8 link_num)
 
 /*
  * The RTokens of a CONFIRM RKEY request arriving on @lnk as table specs:
- * the carrying link's first. Return: their number, or 0 if they name a
- * link the link group does not have, or more than its other links.
+ * the carrying link's first. Return: their number, or 0 if @lnk is not
+ * active or they name a link the link group does not have active, or
+ * more than its other links.
  */
-static unsigned int smc_llc_rkey_specs(struct smc_link *lnk,
+static unsigned int smc_llc_rkey_specs(const struct smc_link *lnk,
 				       const struct smc_llc_confirm_rkey_info *cr,
 				       struct smc_rtoken_spec *spec)
 {
@@ -72,7 +74,8 @@ static unsigned int smc_llc_rkey_specs(struct smc_link *lnk,
 	unsigned int i;
 	int slot;
 
-	if (cr->num_tkns >= smc_llc_link_active_count(lgr) ||
+	if (READ_ONCE(lnk->state) != SMC_LNK_ACTIVE ||
+	    cr->num_tkns >= smc_llc_link_active_count(lgr) ||
 	    cr->num_tkns > SMC_LLC_CONFIRM_RKEY_OTHERS)
 		return 0;
 	spec[0].slot = smc_link_slot(lnk);
@@ -87,6 +90,28 @@ static unsigned int smc_llc_rkey_specs(struct smc_link *lnk,
 		spec[i + 1].vaddr = cr->others[i].vaddr;
 	}
 	return cr->num_tkns + 1;
+}
+
+/**
+ * smc_llc_rkey_names_active() - does the peer's CONFIRM RKEY name only
+ *	links active here?
+ * @lnk: the link it arrived on
+ * @req: the request
+ *
+ * During our ADD LINK flow a client that is done with its part has the
+ * new link active and names it, before our end of the flow has made it
+ * active: such a request waits for the flow's end (collision table:
+ * PROCESS_KNOWN). Any context; the answer may change right after.
+ *
+ * Return: true if it came on an active link and every link it names is
+ * active, within the link group's count.
+ */
+bool smc_llc_rkey_names_active(const struct smc_link *lnk,
+			       const struct smc_llc_msg_info *req)
+{
+	struct smc_rtoken_spec spec[SMC_LGR_LINKS];
+
+	return smc_llc_rkey_specs(lnk, &req->confirm_rkey, spec) != 0;
 }
 
 /*

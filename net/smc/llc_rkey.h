@@ -12,6 +12,8 @@ struct smc_llc_msg_info;
 
 void smc_llc_rkey_rx_confirm(struct smc_link *lnk,
 			     const struct smc_llc_msg_info *req);
+bool smc_llc_rkey_names_active(const struct smc_link *lnk,
+			       const struct smc_llc_msg_info *req);
 void smc_llc_rkey_rx_busy(struct smc_link *lnk,
 			  const struct smc_llc_msg_info *req);
 void smc_llc_rkey_rx_delete(struct smc_link *lnk,
