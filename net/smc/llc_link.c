@@ -31,10 +31,10 @@
  * (confirmed). The client's CONFIRM RKEY exchange that crossed the
  * server's ADD LINK ends first (the server confirms it, llc_msg.c), so
  * its RMB is among them; one of ours refused with C meanwhile (by
- * another server) names the new link when it is redone (llc_rkey.c). Every buffer
- * is mapped on the new link before its QP can carry anything, and every
- * RMB registered on it before its CONFIRM LINK: no write of the peer
- * finds an rkey that is not valid yet.
+ * another server) names the new link when it is redone (llc_rkey.c).
+ * Every buffer is mapped on the new link before its QP can carry
+ * anything, and every RMB registered on it before its CONFIRM LINK: no
+ * write of the peer finds an rkey that is not valid yet.
  *
  * A failure on either side tears the new link down and leaves the link
  * group as it was: the side that waits in vain gives up after
