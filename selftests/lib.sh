@@ -727,12 +727,16 @@ st_failover_busy_test() {
 # takes eth1 down (with rdma-del: removes rxe1, `rdma link del`): link 2
 # is lost under its busy connections, which move to link 1.
 # Against Linux each side shuts its connections down only once it
-# received all their bytes (--late-shutdown): Linux moves a connection in
-# a closing state without resending what the lost link dropped
-# (smc_switch_conns()), so one that finished sending early could lose its
-# last bytes or its close there (smcr-to-smcr, closing connections fail
-# over too: our C waits until the peer has every byte, architecture.rst
-# "Failover"). Every connection must complete byte-exact on both sides;
+# received all their bytes (--late-shutdown), and Linux's side not before
+# its own link set changed and 2 s more (--shutdown-hold-file): Linux
+# moves a connection in a closing state without resending what the lost
+# link dropped (6.12's smc_switch_conns() resends only for an ACTIVE one),
+# so a connection of Linux's that had shut down with its last write in
+# flight on the lost link missed exactly that write (64 KiB of 8 MiB, 2
+# runs of 5 of interop 012 `--interop b`, 2026-12-04). smcr-to-smcr,
+# closing connections fail over too: our C waits until the peer has every
+# byte (architecture.rst "Failover"). Every connection must complete
+# byte-exact on both sides;
 # then, within 30 s (60 s on the debug kernel: DELETE LINK and the
 # teardown may end after the data), this VM lists the same link group
 # alone, of type SINGLE with link 1 its only ACTIVE link - or, with "any",
@@ -760,10 +764,13 @@ st_failover_busy() {
 		*) echo "st_failover_busy: unknown word $w"; return 1 ;;
 		esac
 	done
+	local hold=$ST_TMP/shut-hold before=''
 	if [[ ${ST_IMPL:-smcr} == linux || ${ST_PEER_IMPL:-smcr} == linux ]]; then
 		local half=$(($(numfmt --from=iec "$b") / 2))
 		if [[ ${ST_IMPL:-smcr} == linux ]]; then
-			xopts=(--late-shutdown --peer-bytes "$half")
+			touch "$hold"
+			st_cleanup "rm -f $hold"
+			xopts=(--late-shutdown --shutdown-hold-file "$hold" --peer-bytes "$half")
 		else
 			mine=$half
 			xopts=(--late-shutdown --peer-bytes "$b")
@@ -784,6 +791,7 @@ st_failover_busy() {
 	fi
 	st_two_links_up 64K || return 1
 	lgr=$("$s" -j lgr show | jq -r '.[0].id')
+	[[ ${ST_IMPL:-smcr} == linux ]] && before=$(st_active_links)
 	local wd=$((dl - SECONDS))
 	((wd >= 30)) || { echo "no time left for the connections (TIMEOUT $ST_TIMEOUT s)"; return 1; }
 	case $SMCR_ROLE in
@@ -830,6 +838,11 @@ st_failover_busy() {
 		echo "${down[*]} at $(date +%s.%N)"
 		"${down[@]}" || { echo "${down[*]} failed"; return 1; }
 	fi
+	if [[ ${ST_IMPL:-smcr} == linux ]]; then
+		st_await_links_change "$before" 30 || return 1
+		sleep 2
+		rm -f "$hold"
+	fi
 	# the dumper's sleep ends with it, not as a leftover of the test
 	(
 		sp=
@@ -848,7 +861,7 @@ st_failover_busy() {
 	end=$((SECONDS + $(st_size 30 60)))
 	while :; do
 		got=$("$s" -j lgr show | jq -r '"\(length) \(.[0].id) \(.[0].type)"')
-		links=$("$s" -j link show | jq -r '[.[] | select(.state == "ACTIVE") | .link_id] | join(",")')
+		links=$(st_active_links)
 		if [[ $loose == any ]]; then
 			[[ $got == "1 $lgr "* && -n $links ]] && break
 		else
@@ -864,6 +877,24 @@ st_failover_busy() {
 	done
 	echo "after: link group $got, ACTIVE links $links"
 	vm_sync "$ST_KEY-done"
+}
+
+# st_active_links: this VM's ACTIVE links' ids, comma-separated
+st_active_links() {
+	"$SMCR_TOOLS/bin/smcr" -j link show |
+		jq -r '[.[] | select(.state == "ACTIVE") | .link_id] | join(",")'
+}
+
+# st_await_links_change BEFORE SECONDS: waits until this VM's ACTIVE links
+# (st_active_links) are no longer BEFORE
+st_await_links_change() {
+	local now end=$((SECONDS + $2))
+	while ((SECONDS < end)); do
+		now=$(st_active_links) && [[ $now != "$1" ]] && return 0
+		vm_nap 0.1
+	done
+	echo "ACTIVE links still $1 after $2 s"
+	return 1
 }
 
 # st_failover_dump: the state of a stalled failover test - this VM's AF_SMC

@@ -9,9 +9,11 @@
 # eth1 gets an address in 192.0.2.0/24 without a prefix route). Then
 # st_failover_busy: 16 concurrent duplex connections, SMC-R on both
 # sides, Linux sending 8 MiB and smcr 4 MiB on each, each shut down only
-# once all its bytes came in (Linux moves a closing connection without
-# resending), and Linux's VM
-# takes its eth1 down once it sent a third: Linux loses the link first
+# once all its bytes came in, Linux's only once its links changed too
+# (Linux moves a closing connection without resending: a shutdown with
+# its last write in flight on the lost link lost that write, 2 runs of 5,
+# 2026-12-04), and Linux's VM takes its eth1 down once it sent a third:
+# Linux loses the link first
 # and smcr learns it from its work requests and Linux's DELETE LINK, with
 # smcr as the client (`--interop b`) and as the server (`--interop a`).
 # Every connection completes with equal checksums on both sides, in the

@@ -103,6 +103,10 @@ connection setup:
   --late-shutdown      duplex: shutdown(SHUT_WR) only once all the peer's
                        bytes were received as well as ours sent, so that no
                        side is in a closing state while data still flows
+  --shutdown-hold-file PATH
+                       with --late-shutdown: shutdown(SHUT_WR) also waits
+                       until PATH does not exist (a test holds every close
+                       past an event)
   --keepalive SEC      client: SO_KEEPALIVE, TCP_KEEPIDLE SEC, TCP_KEEPINTVL 1,
                        TCP_KEEPCNT 2 on each connection
   --sndbuf SIZE        SO_SNDBUF SIZE: client before connect, server and hold
@@ -309,6 +313,7 @@ Config parse_cli(const std::vector<std::string> &args)
 		else if (o == "--hold") c.hold_ms = a.value_ms();
 		else if (o == "--hold-file") c.hold_file = a.value();
 		else if (o == "--late-shutdown") c.late_shutdown = true;
+		else if (o == "--shutdown-hold-file") c.shutdown_hold_file = a.value();
 		else if (o == "--keepalive") {
 			uint64_t n = a.value_u64();
 			if (n == 0 || n > 32767) throw ArgError("--keepalive must be 1..32767 (seconds)");
@@ -381,6 +386,8 @@ Config parse_cli(const std::vector<std::string> &args)
 		throw ArgError("--expect-reason applies to fallback sockets only");
 	if (c.late_shutdown && c.mode != Mode::Duplex)
 		throw ArgError("--late-shutdown applies to --mode duplex only");
+	if (!c.shutdown_hold_file.empty() && !c.late_shutdown)
+		throw ArgError("--shutdown-hold-file applies with --late-shutdown only");
 	if (c.peer_bytes && c.mode != Mode::Duplex)
 		throw ArgError("--peer-bytes applies to --mode duplex only");
 

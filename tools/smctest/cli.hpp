@@ -55,6 +55,7 @@ struct Config {
 	unsigned conns = 1;
 	bool concurrent = false;	// server: one thread per accepted connection
 	bool late_shutdown = false;	// duplex: SHUT_WR only once all the peer's bytes came in too
+	std::string shutdown_hold_file;	// duplex: ... and once this file is gone
 	unsigned backlog = 1024;
 	ConnectMode connect = ConnectMode::Block;
 	AcceptMode accept = AcceptMode::Block;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -56,6 +57,17 @@ void hold(uint64_t ms, const std::string &path)
 	const uint64_t until = now_ms() + ms;
 	for (uint64_t now = now_ms(); now < until && (path.empty() || file_exists(path)); now = now_ms())
 		sleep_ms(std::min<uint64_t>(50, until - now));
+}
+
+// --shutdown-hold-file: what a duplex connection's SHUT_WR waits for
+std::function<void()> shutdown_hold(const Config &c)
+{
+	if (c.shutdown_hold_file.empty())
+		return {};
+	return [&path = c.shutdown_hold_file] {
+		while (file_exists(path))
+			sleep_ms(50);
+	};
 }
 
 // Serves one accepted connection per --mode; throws Failure.
@@ -108,6 +120,7 @@ void serve_conn(const Config &c, UniqueFd fd, unsigned idx)
 		s.verify_seed = c.seed;
 		if (c.late_shutdown)
 			s.shutdown_after_recv = want;
+		s.before_shutdown = shutdown_hold(c);
 		auto r = transfer(fd.get(), s, c.io);
 		if (chatty)
 			say(label + ": duplex sent bytes=" + std::to_string(r.sent.bytes()) + " fnv=" + r.sent.hex() +
@@ -195,6 +208,8 @@ void client_conn(const Config &c, unsigned idx)
 		const uint64_t want = duplex ? c.peer_bytes.value_or(c.bytes) : c.bytes;
 		if (duplex && c.late_shutdown)
 			s.shutdown_after_recv = want;
+		if (duplex)
+			s.before_shutdown = shutdown_hold(c);
 		auto r = transfer(fd.get(), s, c.io);
 		auto expect = smcr::pattern_checksum(*s.verify_seed, want);
 		if (r.mismatch_at || r.received.bytes() != want || r.received.value() != expect.value())

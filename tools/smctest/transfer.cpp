@@ -82,7 +82,11 @@ void send_blocking(int fd, const TransferSpec &spec, smcr::Checksum &sent, RecvG
 	}
 	if (gate)
 		gate->wait(spec.shutdown_after_recv);
-	if (spec.shutdown_after_send && ::shutdown(fd, SHUT_WR) < 0)
+	if (!spec.shutdown_after_send)
+		return;
+	if (spec.before_shutdown)
+		spec.before_shutdown();
+	if (::shutdown(fd, SHUT_WR) < 0)
 		throw_errno("shutdown(SHUT_WR)", errno);
 }
 
@@ -160,8 +164,12 @@ TransferResult transfer_poll(int fd, const TransferSpec &spec)
 	size_t pending = 0, pending_pos = 0; // filled but unsent part of sbuf
 	bool send_done = false, recv_done = !spec.recv, sent_all = spec.send_bytes == 0;
 	auto finish_send = [&] {
-		if (spec.shutdown_after_send && ::shutdown(fd, SHUT_WR) < 0)
-			throw_errno("shutdown(SHUT_WR)", errno);
+		if (spec.shutdown_after_send) {
+			if (spec.before_shutdown)
+				spec.before_shutdown();
+			if (::shutdown(fd, SHUT_WR) < 0)
+				throw_errno("shutdown(SHUT_WR)", errno);
+		}
 		send_done = true;
 	};
 	while (!send_done || !recv_done) {

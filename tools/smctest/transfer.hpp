@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,7 @@ struct TransferSpec {
 	uint64_t msgsize = 64 * 1024;	// max bytes per send()/recv()
 	bool shutdown_after_send = true; // shutdown(SHUT_WR) once all is sent
 	uint64_t shutdown_after_recv = 0; // ... and this many bytes received (or EOF)
+	std::function<void()> before_shutdown; // called once before SHUT_WR; may block
 	bool recv = true;		// read until EOF
 	size_t capture_limit = 0;	// keep the first N received bytes
 	std::optional<uint64_t> verify_seed; // compare received bytes to pattern

@@ -65,6 +65,15 @@ TEST(Cli, LateShutdownDuplexOnly)
 	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--mode", "sink", "--late-shutdown"}), smcr::ArgError);
 }
 
+TEST(Cli, ShutdownHoldFileNeedsLateShutdown)
+{
+	auto c = parse_cli(V{"server", "--port", "7", "--mode", "duplex", "--late-shutdown", "--shutdown-hold-file",
+			     "/tmp/h"});
+	EXPECT_EQ(c.shutdown_hold_file, "/tmp/h");
+	EXPECT_THROW(parse_cli(V{"server", "--port", "7", "--mode", "duplex", "--shutdown-hold-file", "/tmp/h"}),
+		     smcr::ArgError);
+}
+
 TEST(Cli, PeerBytesDuplexOnly)
 {
 	auto c = parse_cli(V{"client", "--addr", "1.2.3.4", "--port", "7", "--mode", "duplex", "--bytes", "4M",

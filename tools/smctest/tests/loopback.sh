@@ -1,7 +1,7 @@
 #!/bin/bash
 # ctest: smctest end to end over TCP on 127.0.0.1 / ::1 (no module needed):
 # every server mode with both I/O styles, concurrent connections, nonblocking
-# connect/accept, every two-sided probe, and the failure paths (a checksum
+# connect/accept, a held shutdown, every two-sided probe, and the failure paths (a checksum
 # mismatch and a refused connect must exit 1).
 #   loopback.sh PATH/TO/smctest
 # A host without IPv6 loopback fails the IPv6 part; SMCR_NO_IPV6=1 skips it
@@ -55,6 +55,29 @@ serve uneven server --port $p --mode duplex --bytes 1M --peer-bytes 3M --late-sh
 check "uneven duplex, late shutdown" 0 "$S" client --family tcp --addr 127.0.0.1 --port $p --mode duplex \
 	--bytes 3M --peer-bytes 1M --late-shutdown --timeout 60s
 wait $!
+p=$((port++))
+for io in block poll; do
+	: >"$tmp/shut-hold"
+	serve "held-$io" server --port $p --mode duplex --bytes 1M --io $io --late-shutdown \
+		--shutdown-hold-file "$tmp/shut-hold"
+	"$S" client --family tcp --addr 127.0.0.1 --port $p --mode duplex --bytes 1M --timeout 60s -q &
+	c=$!
+	sleep 1
+	n=$((n + 1))
+	if kill -0 $c 2>/dev/null; then
+		echo "ok - $io: the server's SHUT_WR waits for --shutdown-hold-file"
+	else
+		echo "FAIL - $io: the client ended while the server's shutdown was held"; fail=$((fail + 1))
+	fi
+	rm -f "$tmp/shut-hold"
+	n=$((n + 1))
+	if wait $c && wait $!; then
+		echo "ok - $io: held duplex completes once the file is gone"
+	else
+		echo "FAIL - $io: held duplex did not complete"; fail=$((fail + 1))
+	fi
+	p=$((port++))
+done
 p=$((port++))
 serve short server --port $p --mode duplex --bytes 1M
 check "fewer bytes than --peer-bytes fail" 1 "$S" client --family tcp --addr 127.0.0.1 --port $p --mode duplex \
