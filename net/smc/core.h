@@ -501,6 +501,9 @@ enum smc_lgr_event {
  *	collision table
  * @llc_flow_deadline: jiffies by which that exchange has ended, whatever
  *	the peer answers and how slowly (smc_llc_wait()); under @lock
+ * @llc_joining: @llc_work waits for @llc_flow_mutex to join a flow of
+ *	the peer's (smc_llc_flow_join()): a flow of ours that gets the
+ *	mutex meanwhile gives it up and waits on @wait; under @lock
  * @llc_held: @llc_work put a request on @llc_later for after that
  *	exchange (under @lock, the request joining @llc_later under
  *	@llc_rx_lock inside it); its end clears it and queues @llc_work
@@ -575,6 +578,7 @@ struct smc_link_group {
 	struct mutex		llc_flow_mutex;	/* see above */
 	u8			llc_flow;
 	unsigned long		llc_flow_deadline;
+	bool			llc_joining;
 	bool			llc_held;
 	u32			llc_link_flows;
 	spinlock_t		rtok_lock;	/* see above */

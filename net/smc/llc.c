@@ -435,27 +435,72 @@ void smc_llc_work(struct work_struct *work)
 	}
 }
 
+/* The flow mutex is ours: @flow runs; the peer's requests meet it */
+static void smc_llc_flow_set(struct smc_link_group *lgr,
+			     enum smc_llc_flow flow)
+{
+	unsigned long budget = msecs_to_jiffies(SMC_LLC_FLOW_WAITS *
+						READ_ONCE(smc_llc_timeout_ms));
+
+	spin_lock_bh(&lgr->lock);
+	lgr->llc_flow = flow;
+	lgr->llc_flow_deadline = jiffies + budget;
+	spin_unlock_bh(&lgr->lock);
+}
+
 /**
  * smc_llc_flow_start() - start an exchange of ours that changes the link
  *	group's configuration (RFC 7609 3.5.5.3: one at a time)
  * @lgr: the link group
  * @flow: enum smc_llc_flow of the exchange
  *
- * Waits for one of ours in progress to end. The peer's requests meet
- * @flow in the collision table until smc_llc_flow_end().
+ * Waits for one of ours in progress to end, and lets the LLC work's join
+ * of a flow of the peer's go first (smc_llc_flow_join()). The peer's
+ * requests meet @flow in the collision table until smc_llc_flow_end().
  *
  * Context: process; sleeps.
  */
 void smc_llc_flow_start(struct smc_link_group *lgr, enum smc_llc_flow flow)
 {
-	unsigned long budget = msecs_to_jiffies(SMC_LLC_FLOW_WAITS *
-						READ_ONCE(smc_llc_timeout_ms));
+	for (;;) {
+		mutex_lock(&lgr->llc_flow_mutex);
+		if (!READ_ONCE(lgr->llc_joining) || smc_lgr_terminating(lgr))
+			break;
+		mutex_unlock(&lgr->llc_flow_mutex);
+		/* the join's flow_end() wakes us, as does the teardown */
+		wait_event(lgr->wait,
+			   !READ_ONCE(lgr->llc_joining) ||
+			   smc_lgr_terminating(lgr));
+	}
+	smc_llc_flow_set(lgr, flow);
+}
 
+/**
+ * smc_llc_flow_join() - take part in an exchange the peer started that
+ *	changes the link group's configuration (the server's ADD LINK, the
+ *	server's DELETE LINK on the client)
+ * @lgr: the link group
+ * @flow: enum smc_llc_flow of the exchange
+ *
+ * As smc_llc_flow_start(), but behind one flow of ours in progress only,
+ * not behind those that wait for the flow mutex: a burst of subsequent
+ * contacts queues an RKey exchange each (llc_rkey.c), one round trip and
+ * the peer's LLC handling each, while the peer waits llc_timeout_ms for
+ * our answer (Linux 2 s, failing its ADD LINK) and its next requests wait
+ * in our LLC work behind this one.
+ *
+ * Context: the LLC work (one join at a time); sleeps.
+ */
+void smc_llc_flow_join(struct smc_link_group *lgr, enum smc_llc_flow flow)
+{
+	spin_lock_bh(&lgr->lock);
+	lgr->llc_joining = true;
+	spin_unlock_bh(&lgr->lock);
 	mutex_lock(&lgr->llc_flow_mutex);
 	spin_lock_bh(&lgr->lock);
-	lgr->llc_flow = flow;
-	lgr->llc_flow_deadline = jiffies + budget;
+	lgr->llc_joining = false;
 	spin_unlock_bh(&lgr->lock);
+	smc_llc_flow_set(lgr, flow);
 }
 
 /**

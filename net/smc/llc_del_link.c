@@ -202,7 +202,7 @@ void smc_llc_del_link_rx(struct smc_link *lnk,
 	}
 	if (del) {
 		smc_link_down(del);
-		smc_llc_flow_start(lgr, SMC_LLC_FLOW_DEL_LINK);
+		smc_llc_flow_join(lgr, SMC_LLC_FLOW_DEL_LINK);
 		if (READ_ONCE(del->state) == SMC_LNK_INACTIVE && del->sdev) {
 			if (!smc_llc_del_link_prepare(del, &to)) {
 				smc_llc_flow_end(lgr);

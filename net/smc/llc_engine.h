@@ -39,6 +39,7 @@ void smc_llc_keepalive_start(struct smc_link *lnk);
 void smc_llc_test_link(struct smc_link *lnk);
 void smc_llc_purge(struct smc_link_group *lgr);
 void smc_llc_flow_start(struct smc_link_group *lgr, enum smc_llc_flow flow);
+void smc_llc_flow_join(struct smc_link_group *lgr, enum smc_llc_flow flow);
 void smc_llc_flow_end(struct smc_link_group *lgr);
 
 #endif /* _SMCR_LLC_ENGINE_H */

@@ -884,7 +884,7 @@ void smc_llc_add_link_client(struct smc_link *lnk,
 	u8 rsn = SMC_LLC_REJ_RSN_NO_ALT_PATH;
 	int rc = -ENOLINK;
 
-	smc_llc_flow_start(lgr, SMC_LLC_FLOW_ADD_LINK);
+	smc_llc_flow_join(lgr, SMC_LLC_FLOW_ADD_LINK);
 	ref = READ_ONCE(lnk->state) == SMC_LNK_ACTIVE ? lnk : NULL;
 	new = smc_llc_free_slot(lgr);
 	if (ref && new)
