@@ -165,12 +165,11 @@ SMC_TUNABLE(G, tcp_keepidle_min_s, 1, 32767, 60, ", in s",
 	    "Least TCP_KEEPIDLE of the TCP connection under an SMC-R connection with SO_KEEPALIVE; the application's smaller value still paces the TEST LINK probes");
 /*
  * Links per link group smcr offers (CONFIRM LINK's max links); the
- * smaller of both sides' is the link group's maximum. Linux's name and
- * range; its default is 2, smcr's stays 1 until failover of busy
- * connections is implemented (#32): today a lost link's connections with
- * a write or CDC message in flight end the link group.
+ * smaller of both sides' is the link group's maximum. Linux's name,
+ * range and default: with two, a link group survives the loss of one
+ * (failover.c, RFC 7609 4.6).
  */
-SMC_TUNABLE(N, smcr_max_links_per_lgr, 1, 2, 1, "",
+SMC_TUNABLE(N, smcr_max_links_per_lgr, 1, 2, 2, "",
 	    "Links smcr offers per link group; the peer's smaller maximum wins; applies to new link groups");
 /*
  * Linux's name, range and default: connections a release 1 SMC-R v2 link
