@@ -1,5 +1,5 @@
 #!/bin/bash
-# DESC: hostile SMC-R peer (smctest link-peer): smcr's ADD LINK for a second link answered with a reject, silence, unusable replies, lying continuations, no CONFIRM LINK; smcr gives the new link up (DELETE LINK once the client accepted it) and the link group goes on with its one link
+# DESC: hostile SMC-R peer (smctest link-peer): smcr's ADD LINK for a second link answered with a reject, silence, unusable replies, lying continuations, no CONFIRM LINK, a CONFIRM RKEY naming the new link too early (held until the flow ends); smcr gives the new link up (DELETE LINK once the client accepted it) and the link group goes on with its one link
 # SMOKE: no
 # PEER: yes
 # TIMEOUT: 180
@@ -29,6 +29,12 @@
 #    first link, reason lost path, without A - for add-link-no-confirm
 #    llc_timeout_ms to llc_timeout_ms + 5 s after the CONTINUATION reply;
 #    nothing more;
+#  - add-link-rkey-names-new (as add-link-no-confirm, then at once a
+#    CONFIRM RKEY whose second RToken is for the new link, as a client
+#    done with its part sends it): b holds it until its flow ends (the
+#    link is not active on b's side; answered at once, it was refused
+#    without C and a client's handshake failed): its DELETE LINK of link
+#    2 comes first, then the reply, negative without C (link 2 is gone);
 # and after each script the link is alive (TEST LINK answered), the duplex
 # exchange byte-exact on both sides, and b lists the script's link group
 # as SINGLE with one link, link 1, ACTIVE; b's link groups end (linger 3
@@ -41,7 +47,7 @@ st_need_rxe
 B=$(st_size 256K 64K)
 LLC_TMO=1500
 # shellcheck disable=SC2206 # SMCR_072_SCRIPTS: a subset, for debugging
-scripts=(${SMCR_072_SCRIPTS:-add-link-reject add-link-silent add-link-bad-reply add-link-bad-cont add-link-no-confirm})
+scripts=(${SMCR_072_SCRIPTS:-add-link-reject add-link-silent add-link-bad-reply add-link-bad-cont add-link-no-confirm add-link-rkey-names-new})
 if [[ $SMCR_ROLE == b ]]; then
 	st_no_lgrs 60 || st_fail "link groups of earlier tests did not end"
 	st_param test_clc_without_option Y || exit 1

@@ -455,6 +455,37 @@ void add_link_no_confirm(Peer &p, const Config &c)
 	single_link_goes_on(p, c, at, label);
 }
 
+void add_link_rkey_names_new(Peer &p, const Config &c)
+{
+	const std::string label = "add-link-rkey-names-new";
+	Offer o = await_add_link(p, 0, kWaitMs, label);
+	answer(p, c, o.ms, wire::add_link_build(positive(p, c, o.req, label)), label);
+	const Cont first = expect_cont(p, o.next, o.req, 1, label);
+	answer(p, c, first.ms, wire::add_link_cont_build(our_cont(p, o.req)), label);
+	// as a client done with its part would: the new link is ours now
+	wire::ConfirmRkey r;
+	r.num_tkns = 1;
+	r.rkey = static_cast<uint32_t>(c.seed * 40503u) | 0x3000000u;
+	r.vaddr = 0x7e0000000000ULL;
+	r.others[0] = {o.req.link_num, r.rkey + 1, r.vaddr};
+	const wire::Msg req = wire::confirm_rkey_build(r);
+	p.send_msg(req);
+	say(label + ": our CONFIRM RKEY naming link " + std::to_string(o.req.link_num) +
+	    ", before smcr's CONFIRM LINK made it active: it waits for the flow's end");
+	// the flow ends with the DELETE LINK of the link our QP never took
+	const size_t at = expect_delete_new_link(p, o.next + 1, o.req, c.llc_timeout_ms + kSlackMs + 3000, label);
+	auto l = llc_at(p, at, kWaitMs, label);
+	if (!l)
+		throw Failure(label + ": smcr never answered our CONFIRM RKEY, held for its flow");
+	const uint8_t want = wire::kLlcResp | wire::kRkeyNeg;
+	if (l->type != wire::kConfirmRkey || l->flags != want ||
+	    !std::equal(req.begin() + 4, req.begin() + 43, l->msg.begin() + 4))
+		throw Failure(label + ": expected smcr's negative CONFIRM RKEY reply without C (link " +
+			      std::to_string(o.req.link_num) + " is gone), our request echoed; got " + what(*l));
+	say(label + ": smcr's CONFIRM RKEY reply after its flow ended: negative, without C, request echoed");
+	single_link_goes_on(p, c, at + 1, label);
+}
+
 // The smcr side runs with test_llc_work_delay_ms kHeldDelayMs: its LLC
 // work waits that long before it takes a request.
 constexpr uint64_t kHeldDelayMs = 2000;
@@ -533,6 +564,14 @@ const std::vector<Script> &link_scripts()
 		 "llc_timeout_ms to llc_timeout_ms + 5 s after our CONTINUATION reply; then no LLC message in 1.5 "
 		 "s; the link lives, data byte-exact",
 		 add_link_no_confirm, 2},
+		{"add-link-rkey-names-new",
+		 "announces max links 2; answers smcr's ADD LINK request and its CONTINUATION as in "
+		 "add-link-no-confirm, then at once a CONFIRM RKEY request whose second RToken is for the new link, "
+		 "as a client done with its part of the flow would send",
+		 "smcr holds our CONFIRM RKEY until its flow ends (the new link is not active on its side): the next "
+		 "LLC message is its DELETE LINK of link 2 (as in add-link-no-confirm), then its CONFIRM RKEY reply, "
+		 "negative without C (link 2 is gone), the request echoed; the link lives, data byte-exact",
+		 add_link_rkey_names_new, 2},
 		{"add-link-held-request",
 		 "announces max links 2; during smcr's ADD LINK flow a DELETE RKEY request of an unknown rkey, then "
 		 "(1.5 x 2 s later) a reject of the ADD LINK; the smcr side runs with test_llc_work_delay_ms 2000 and "
