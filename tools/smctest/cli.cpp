@@ -119,9 +119,9 @@ connection setup:
   --backlog N
 
   --expect-connect-error any|ERRNO   client: connect must fail (e.g. ETIMEDOUT)
-  --expect-data-error ERRNO    server: each connection's data exchange must
-                       fail with ERRNO (e.g. ECONNRESET when the peer breaks
-                       the link)
+  --expect-data-error ERRNO    each connection's data exchange must fail
+                       with ERRNO (e.g. ECONNRESET when the peer breaks the
+                       link)
 
 clc-peer options (plus --addr/--port/--bind, --bytes/--seed/--msgsize for
 the duplex data after a fallback, --ready-file for --role server):

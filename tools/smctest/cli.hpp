@@ -38,7 +38,7 @@ struct Config {
 	uint8_t clc_version = 1;	// link-peer: SMC-R version it proposes (only)
 	std::string ueid = "SMCR-LINK-PEER"; // link-peer --clc-version 2: the user EID
 	std::string expect_connect_error; // client: connect must fail ("any" or an errno name)
-	std::string expect_data_error;	// server: the data exchange must fail with this errno name
+	std::string expect_data_error;	// each connection's data exchange must fail with this errno name
 
 	Family family = Family::Smc;
 	bool ipv6 = false;	// forced by --ipv6 or an IPv6 --addr/--bind

@@ -226,6 +226,29 @@ void client_conn(const Config &c, unsigned idx)
 	}
 }
 
+// Runs one connection; complains unless it went as --expect-data-error
+// says (success without it, failure with that errno with it).
+bool expect_outcome(const Config &c, const std::string &label, const std::function<void()> &conn)
+{
+	const std::string &want = c.expect_data_error;
+	try {
+		conn();
+	} catch (const std::exception &e) {
+		const std::string what = e.what();
+		if (!want.empty() && what.find(": " + want + " (") != std::string::npos) {
+			say(label + ": failed with " + want + " as expected: " + what);
+			return true;
+		}
+		complain(what);
+		return false;
+	}
+	if (!want.empty()) {
+		complain(label + ": data exchange succeeded, expected " + want);
+		return false;
+	}
+	return true;
+}
+
 } // namespace
 
 int run_server(const Config &c)
@@ -246,22 +269,8 @@ int run_server(const Config &c)
 
 	std::atomic<unsigned> failed{0};
 	auto handle = [&](UniqueFd fd, unsigned i) {
-		const std::string &want = c.expect_data_error;
-		try {
-			serve_conn(c, std::move(fd), i);
-			if (!want.empty()) {
-				complain("server conn " + std::to_string(i) + ": data exchange succeeded, expected " + want);
-				++failed;
-			}
-		} catch (const std::exception &e) {
-			std::string what = e.what();
-			if (!want.empty() && what.find(": " + want + " (") != std::string::npos) {
-				say("server conn " + std::to_string(i) + ": failed with " + want + " as expected: " + what);
-				return;
-			}
-			complain(what);
+		if (!expect_outcome(c, "server conn " + std::to_string(i), [&] { serve_conn(c, std::move(fd), i); }))
 			++failed;
-		}
 	};
 	// --conns 0: until the ready file is removed
 	auto ready_gone = [&] { return !file_exists(c.ready_file); };
@@ -309,12 +318,8 @@ int run_client(const Config &c)
 {
 	std::atomic<unsigned> failed{0};
 	auto one = [&](unsigned i) {
-		try {
-			client_conn(c, i);
-		} catch (const std::exception &e) {
-			complain(e.what());
+		if (!expect_outcome(c, "client conn " + std::to_string(i), [&] { client_conn(c, i); }))
 			++failed;
-		}
 	};
 	uint64_t t0 = now_ms();
 	if (c.conns == 1) {
