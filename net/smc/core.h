@@ -477,8 +477,9 @@ enum smc_lgr_event {
  * @notify_peer: the teardown sends DELETE LINK first (how it ends, set
  *	with the transition to SMC_LGR_ST_TERMINATING)
  * @waiter: the LLC message a handshake waits for, or NULL
- * @wait: where @waiter's owner and connections waiting for the first
- *	contact sleep; also woken on termination
+ * @wait: where @waiter's owner, connections waiting for the first
+ *	contact and flows of ours yielding to a join (@llc_joining) sleep;
+ *	also woken on termination
  * @llc_wq: ordered workqueue running the peer's LLC requests one at a
  *	time (RFC 7609 3.5.5.3)
  * @llc_rx_lock: protects @llc_rx, @llc_later, @llc_rx_len, @llc_v2_pairs
@@ -503,7 +504,10 @@ enum smc_lgr_event {
  *	the peer answers and how slowly (smc_llc_wait()); under @lock
  * @llc_joining: @llc_work waits for @llc_flow_mutex to join a flow of
  *	the peer's (smc_llc_flow_join()): a flow of ours that gets the
- *	mutex meanwhile gives it up and waits on @wait; under @lock
+ *	mutex meanwhile gives it up once and waits on @wait until
+ *	@llc_joins moved on
+ * @llc_joins: joins that got @llc_flow_mutex. This and @llc_joining are
+ *	written by @llc_work only (WRITE_ONCE), read without a lock
  * @llc_held: @llc_work put a request on @llc_later for after that
  *	exchange (under @lock, the request joining @llc_later under
  *	@llc_rx_lock inside it); its end clears it and queues @llc_work
@@ -579,6 +583,7 @@ struct smc_link_group {
 	u8			llc_flow;
 	unsigned long		llc_flow_deadline;
 	bool			llc_joining;
+	u32			llc_joins;
 	bool			llc_held;
 	u32			llc_link_flows;
 	spinlock_t		rtok_lock;	/* see above */

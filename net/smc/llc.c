@@ -454,23 +454,28 @@ static void smc_llc_flow_set(struct smc_link_group *lgr,
  * @lgr: the link group
  * @flow: enum smc_llc_flow of the exchange
  *
- * Waits for one of ours in progress to end, and lets the LLC work's join
- * of a flow of the peer's go first (smc_llc_flow_join()). The peer's
- * requests meet @flow in the collision table until smc_llc_flow_end().
+ * Waits for one of ours in progress to end, and lets a join of a flow of
+ * the peer's that waits for the mutex go first (smc_llc_flow_join()):
+ * once, so that a peer starting flows without end delays ours by one of
+ * them each, not for ever. The peer's requests meet @flow in the
+ * collision table until smc_llc_flow_end().
  *
  * Context: process; sleeps.
  */
 void smc_llc_flow_start(struct smc_link_group *lgr, enum smc_llc_flow flow)
 {
-	for (;;) {
-		mutex_lock(&lgr->llc_flow_mutex);
-		if (!READ_ONCE(lgr->llc_joining) || smc_lgr_terminating(lgr))
-			break;
+	u32 seen;
+
+	mutex_lock(&lgr->llc_flow_mutex);
+	if (READ_ONCE(lgr->llc_joining) && !smc_lgr_terminating(lgr)) {
+		/* under the mutex: that join has not counted itself yet */
+		seen = READ_ONCE(lgr->llc_joins);
 		mutex_unlock(&lgr->llc_flow_mutex);
-		/* the join's flow_end() wakes us, as does the teardown */
+		/* its smc_llc_flow_end() wakes us, as does the teardown */
 		wait_event(lgr->wait,
-			   !READ_ONCE(lgr->llc_joining) ||
+			   READ_ONCE(lgr->llc_joins) != seen ||
 			   smc_lgr_terminating(lgr));
+		mutex_lock(&lgr->llc_flow_mutex);
 	}
 	smc_llc_flow_set(lgr, flow);
 }
@@ -482,29 +487,30 @@ void smc_llc_flow_start(struct smc_link_group *lgr, enum smc_llc_flow flow)
  * @lgr: the link group
  * @flow: enum smc_llc_flow of the exchange
  *
- * As smc_llc_flow_start(), but behind one flow of ours in progress only,
- * not behind those that wait for the flow mutex: a burst of subsequent
- * contacts queues an RKey exchange each (llc_rkey.c), one round trip and
- * the peer's LLC handling each, while the peer waits llc_timeout_ms for
- * our answer (Linux 2 s, failing its ADD LINK) and its next requests wait
- * in our LLC work behind this one.
+ * As smc_llc_flow_start(), but as a rule behind the flow of ours in
+ * progress only, not behind those that wait for the flow mutex: a burst
+ * of subsequent contacts queues an RKey exchange each (llc_rkey.c), one
+ * round trip and the peer's LLC handling each, while the peer waits
+ * llc_timeout_ms for our answer (Linux 2 s, failing its ADD LINK) and its
+ * next requests wait in our LLC work behind this one. A flow of ours that
+ * yielded to a join before, or started while the link group terminates,
+ * and smc_llc_rkey_announced() may still come first.
  *
- * Context: the LLC work (one join at a time); sleeps.
+ * Context: the LLC work (ordered: one join at a time); sleeps.
  */
 void smc_llc_flow_join(struct smc_link_group *lgr, enum smc_llc_flow flow)
 {
-	spin_lock_bh(&lgr->lock);
-	lgr->llc_joining = true;
-	spin_unlock_bh(&lgr->lock);
+	WARN_ON_ONCE(lgr->llc_joining);
+	WRITE_ONCE(lgr->llc_joining, true);
 	mutex_lock(&lgr->llc_flow_mutex);
-	spin_lock_bh(&lgr->lock);
-	lgr->llc_joining = false;
-	spin_unlock_bh(&lgr->lock);
+	WRITE_ONCE(lgr->llc_joins, lgr->llc_joins + 1);
+	WRITE_ONCE(lgr->llc_joining, false);
 	smc_llc_flow_set(lgr, flow);
 }
 
 /**
- * smc_llc_flow_end() - the exchange of smc_llc_flow_start() is complete
+ * smc_llc_flow_end() - the exchange of smc_llc_flow_start() or
+ *	smc_llc_flow_join() is complete
  * @lgr: the link group
  *
  * Requests of the peer that waited for it are handled now.

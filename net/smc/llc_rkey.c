@@ -300,7 +300,8 @@ static int smc_llc_rkey_exchange(struct smc_link *lnk, struct smc_buf *buf)
  *
  * Context: process; sleeps (at most llc_timeout_ms for each reply, plus
  * the wait for another exchange of ours, which takes as long at most: a
- * timeout takes the link down).
+ * timeout takes the link down, and for one of the peer's that our LLC
+ * work joins, smc_llc_flow_start()).
  * Return: 0; -EREMOTEIO if the peer refused it; -EPROTO for a reply that
  * does not echo the request; -ETIMEDOUT (the link is down then), -ENOLINK
  * or another negative errno if the exchange failed.
