@@ -434,13 +434,22 @@ void add_link_bad_cont(Peer &p, const Config &c)
 	single_link_goes_on(p, c, at, label);
 }
 
-void add_link_no_confirm(Peer &p, const Config &c)
+// smcr's first ADD LINK of the link group accepted, its CONTINUATION
+// answered honestly (our RMB): smcr's CONFIRM LINK on the new link then
+// goes to a QP we do not have. The offer; its CONTINUATION is at o.next.
+Offer accept_honestly(Peer &p, const Config &c, const std::string &label)
 {
-	const std::string label = "add-link-no-confirm";
 	Offer o = await_add_link(p, 0, kWaitMs, label);
 	answer(p, c, o.ms, wire::add_link_build(positive(p, c, o.req, label)), label);
 	const Cont first = expect_cont(p, o.next, o.req, 1, label);
 	answer(p, c, first.ms, wire::add_link_cont_build(our_cont(p, o.req)), label);
+	return o;
+}
+
+void add_link_no_confirm(Peer &p, const Config &c)
+{
+	const std::string label = "add-link-no-confirm";
+	const Offer o = accept_honestly(p, c, label);
 	const uint64_t t0 = now_ms();
 	say(label + ": our honest CONTINUATION reply (our RMB); smcr's CONFIRM LINK on the new link goes to a QP "
 		    "we do not have");
@@ -458,10 +467,7 @@ void add_link_no_confirm(Peer &p, const Config &c)
 void add_link_rkey_names_new(Peer &p, const Config &c)
 {
 	const std::string label = "add-link-rkey-names-new";
-	Offer o = await_add_link(p, 0, kWaitMs, label);
-	answer(p, c, o.ms, wire::add_link_build(positive(p, c, o.req, label)), label);
-	const Cont first = expect_cont(p, o.next, o.req, 1, label);
-	answer(p, c, first.ms, wire::add_link_cont_build(our_cont(p, o.req)), label);
+	const Offer o = accept_honestly(p, c, label);
 	// as a client done with its part would: the new link is ours now
 	wire::ConfirmRkey r;
 	r.num_tkns = 1;
